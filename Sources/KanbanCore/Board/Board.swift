@@ -1,0 +1,126 @@
+/// A board's settings from `board.md`: its title, columns, labels and notes.
+public struct Board: Sendable, Hashable {
+    /// The board's display name.
+    public var title: String
+    /// The columns in display order. Each column's cards live in `cards/<id>/`.
+    public var columns: [Column]
+    /// The labels cards may carry.
+    public var labels: [Label]
+    /// The markdown body of `board.md`.
+    public var body: String
+    /// Keys of `board.md` other than `title`, `columns` and `labels`, in file order.
+    public var fields: [YAMLMapEntry]
+
+    /// Creates a board.
+    public init(title: String, columns: [Column], labels: [Label] = [], body: String = "", fields: [YAMLMapEntry] = []) {
+        self.title = title
+        self.columns = columns
+        self.labels = labels
+        self.body = body
+        self.fields = fields
+    }
+
+    /// The text new cards start with: what stands under a `## Card Template` heading (up to the next heading of
+    /// level one or two), or the whole body when there is no such heading, as SimpleKanban does.
+    public var cardTemplate: String {
+        let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let heading = lines.firstIndex(where: { isTemplateHeading($0) }) else {
+            return body.trimmingBlankLines()
+        }
+        var end = lines.index(after: heading)
+        while end < lines.endIndex, !(lines[end].hasPrefix("# ") || lines[end].hasPrefix("## ")) {
+            end = lines.index(after: end)
+        }
+        return lines[lines.index(after: heading)..<end].joined(separator: "\n").trimmingBlankLines()
+    }
+
+    /// The column with this id, if `board.md` declares it.
+    public func column(withID id: String) -> Column? {
+        columns.first { $0.id == id }
+    }
+
+    /// The label with this id, if `board.md` declares it.
+    public func label(withID id: String) -> Label? {
+        labels.first { $0.id == id }
+    }
+
+    private func isTemplateHeading(_ line: Substring) -> Bool {
+        guard line.hasPrefix("## ") else { return false }
+        return line.dropFirst(3).trimmingCharacters(in: .whitespaces).lowercased() == "card template"
+    }
+}
+
+/// A column of the board.
+public struct Column: Sendable, Hashable, Codable {
+    /// The identifier, which is also the directory name under `cards/`.
+    public var id: String
+    /// The display name.
+    public var name: String
+    /// Whether the board view shows the column narrow.
+    public var isCollapsed: Bool
+
+    /// Creates a column.
+    public init(id: String, name: String, isCollapsed: Bool = false) {
+        self.id = id
+        self.name = name
+        self.isCollapsed = isCollapsed
+    }
+
+    /// Whether `id` can name a column directory: ASCII letters, digits, `-`, `_` and `.`, starting with a letter or
+    /// digit, at most 64 bytes. This keeps ids from reaching outside `cards/` and keeps them easy to type.
+    public static func isValidID(_ id: String) -> Bool {
+        guard let first = id.utf8.first, id.utf8.count <= 64, isAlphanumeric(first) else { return false }
+        return id.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
+    }
+}
+
+/// A label cards can carry.
+public struct Label: Sendable, Hashable, Codable {
+    /// The identifier used in cards' `labels:` lists.
+    public var id: String
+    /// The display name.
+    public var name: String
+    /// A colour such as `#e74c3c`, if given.
+    public var color: String?
+
+    /// Creates a label.
+    public init(id: String, name: String, color: String? = nil) {
+        self.id = id
+        self.name = name
+        self.color = color
+    }
+
+    /// Whether `id` can name a label: not empty, no white space, commas, brackets, quotes or `#`,
+    /// so that it reads back unchanged from a flow list.
+    public static func isValidID(_ id: String) -> Bool {
+        guard !id.isEmpty, id.utf8.count <= 64 else { return false }
+        return !id.unicodeScalars.contains {
+            $0.properties.isWhitespace || $0.value < 0x20 || ",[]{}\"'#:&*!|>%@`".unicodeScalars.contains($0)
+        }
+    }
+
+    /// Whether `color` is a `#rgb` or `#rrggbb` hex colour.
+    public static func isValidColor(_ color: String) -> Bool {
+        let bytes = Array(color.utf8)
+        guard bytes.first == UInt8(ascii: "#"), bytes.count == 4 || bytes.count == 7 else { return false }
+        return bytes.dropFirst().allSatisfy { isHexDigit($0) }
+    }
+}
+
+private func isAlphanumeric(_ byte: UInt8) -> Bool {
+    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+}
+
+private func isHexDigit(_ byte: UInt8) -> Bool {
+    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+}
+
+extension String {
+    /// The text without blank lines at either end (the lines inside are kept as they are).
+    package func trimmingBlankLines() -> String {
+        var lines = split(separator: "\n", omittingEmptySubsequences: false)
+        while let first = lines.first, first.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { lines.removeFirst() }
+        while let last = lines.last, last.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { lines.removeLast() }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,140 @@
+/// `board.md`: parsing it into a ``Board`` and editing its `columns` and `labels` without touching the rest.
+struct BoardFile: Sendable {
+    static let path = "board.md"
+
+    var document: FrontmatterDocument
+    private(set) var board: Board
+
+    /// Parses `board.md`. Errors carry `board.md:line:column`.
+    init(bytes: [UInt8]) throws(KanbanError) {
+        do {
+            document = try FrontmatterDocument(bytes: bytes)
+        } catch {
+            throw KanbanError(.invalidBoard, error.message, at: SourceLocation(path: Self.path, line: error.line, column: error.column))
+        }
+        board = try Self.board(from: document)
+    }
+
+    /// A new `board.md` in SimpleKanban's layout.
+    init(board: Board) {
+        var entries = [YAMLMapEntry(key: "title", value: .string(board.title)),
+                       YAMLMapEntry(key: "columns", value: Self.value(of: board.columns, keeping: nil))]
+        if !board.labels.isEmpty {
+            entries.append(YAMLMapEntry(key: "labels", value: Self.value(of: board.labels, keeping: nil)))
+        }
+        document = FrontmatterDocument(entries: entries + board.fields, body: board.body)
+        self.board = board
+    }
+
+    func bytes() -> [UInt8] { document.bytes() }
+
+    mutating func setColumns(_ columns: [Column]) {
+        document.setValue(Self.value(of: columns, keeping: document.value(forKey: "columns")), forKey: "columns")
+        board.columns = columns
+    }
+
+    mutating func setLabels(_ labels: [Label]) {
+        if labels.isEmpty && document.value(forKey: "labels") == nil {
+            board.labels = labels
+            return
+        }
+        document.setValue(Self.value(of: labels, keeping: document.value(forKey: "labels")), forKey: "labels")
+        board.labels = labels
+    }
+
+    mutating func setTitle(_ title: String) {
+        document.setValue(.string(title), forKey: "title")
+        board.title = title
+    }
+
+    private static func board(from document: FrontmatterDocument) throws(KanbanError) -> Board {
+        func location(_ key: String) -> SourceLocation {
+            let place = document.location(ofKey: key)
+            return SourceLocation(path: path, line: place?.line ?? 1, column: place?.column)
+        }
+        guard document.hasFrontmatter else {
+            throw KanbanError(.invalidBoard, "board.md has no frontmatter; it must start with '---' and declare 'title' and 'columns'",
+                              at: SourceLocation(path: path, line: 1, column: 1))
+        }
+        guard let title = document.value(forKey: "title")?.string, !title.isEmpty else {
+            throw KanbanError(.invalidBoard, "board.md must declare a 'title'", at: location("title"))
+        }
+        guard let columnItems = document.value(forKey: "columns")?.list, !columnItems.isEmpty else {
+            throw KanbanError(.invalidBoard, "board.md must declare 'columns' as a list of maps with 'id' and 'name'",
+                              at: location("columns"))
+        }
+        var columns: [Column] = []
+        for item in columnItems {
+            guard let id = item["id"]?.string, Column.isValidID(id) else {
+                throw KanbanError(.invalidBoard,
+                                  "every column needs an 'id' of letters, digits, '-', '_' or '.' (got \(describe(item["id"])))",
+                                  at: location("columns"))
+            }
+            guard !columns.contains(where: { $0.id == id }) else {
+                throw KanbanError(.invalidBoard, "column id '\(id)' is declared twice", at: location("columns"))
+            }
+            let name = item["name"]?.string ?? id
+            let collapsed = item["collapsed"]?.string.map { ["true", "yes", "on"].contains($0.lowercased()) } ?? false
+            columns.append(Column(id: id, name: name, isCollapsed: collapsed))
+        }
+        var labels: [Label] = []
+        if let labelValue = document.value(forKey: "labels"), !labelValue.isNull {
+            guard let labelItems = labelValue.list else {
+                throw KanbanError(.invalidBoard, "'labels' must be a list of maps with 'id', 'name' and 'color'", at: location("labels"))
+            }
+            for item in labelItems {
+                guard let id = item["id"]?.string, !id.isEmpty else {
+                    throw KanbanError(.invalidBoard, "every label needs an 'id'", at: location("labels"))
+                }
+                labels.append(Label(id: id, name: item["name"]?.string ?? id, color: item["color"]?.string))
+            }
+        }
+        let others = document.entries.filter { !["title", "columns", "labels"].contains($0.key) }
+        return Board(title: title, columns: columns, labels: labels, body: document.body, fields: others)
+    }
+
+    private static func describe(_ value: YAMLValue?) -> String {
+        guard let value else { return "nothing" }
+        if let text = value.string { return "'\(text)'" }
+        return "a list or map"
+    }
+
+    /// The YAML list for `columns`, keeping keys of each column map that we do not know about.
+    private static func value(of columns: [Column], keeping old: YAMLValue?) -> YAMLValue {
+        let oldItems = old?.list ?? []
+        return .list(columns.map { column in
+            var entries = oldItems.first { $0["id"]?.string == column.id }?.map ?? []
+            set(&entries, "id", .string(column.id))
+            set(&entries, "name", .string(column.name))
+            if column.isCollapsed {
+                set(&entries, "collapsed", .unquoted("true"))
+            } else {
+                entries.removeAll { $0.key == "collapsed" }
+            }
+            return .map(entries)
+        })
+    }
+
+    private static func value(of labels: [Label], keeping old: YAMLValue?) -> YAMLValue {
+        let oldItems = old?.list ?? []
+        return .list(labels.map { label in
+            var entries = oldItems.first { $0["id"]?.string == label.id }?.map ?? []
+            set(&entries, "id", .string(label.id))
+            set(&entries, "name", .string(label.name))
+            if let color = label.color {
+                set(&entries, "color", .scalar(YAMLScalar(color, style: .doubleQuoted)))
+            } else {
+                entries.removeAll { $0.key == "color" }
+            }
+            return .map(entries)
+        })
+    }
+
+    private static func set(_ entries: inout [YAMLMapEntry], _ key: String, _ value: YAMLValue) {
+        if let index = entries.firstIndex(where: { $0.key == key }) {
+            if entries[index].value.string != value.string { entries[index].value = value }
+        } else {
+            entries.append(YAMLMapEntry(key: key, value: value))
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// One card: a markdown file in `cards/<column>/` or `archive/`.
+///
+/// The slug (the file name without `.md`) is the card's identity; changing the title does not rename the file.
+public struct Card: Sendable, Hashable {
+    /// The file name without `.md` (for archived cards, without the `YYYY-MM-DD-` prefix too).
+    public var slug: String
+    /// The title: the `title:` field, else the first `# ` heading of the body, else made from the file name.
+    public var title: String
+    /// The column: for active cards the directory the file is in (the directory is the truth);
+    /// for archived cards the `column:` field, the column it was archived from.
+    public var column: String
+    /// The `column:` field as written in the file, which may be stale after a hand-made `mv`.
+    public var columnField: String?
+    /// The ordering key within the column; `nil` when the file has none (such cards come last).
+    public var position: String?
+    /// When the card was made, if the file says.
+    public var created: Date?
+    /// When the card was last changed, if the file says.
+    public var modified: Date?
+    /// Label ids in file order.
+    public var labels: [String]
+    /// Every other frontmatter key, in file order, with its value (`due`, `assignee`, nested maps, ...).
+    public var fields: [YAMLMapEntry]
+    /// The path relative to the board directory, such as `cards/todo/fix-login.md`.
+    public var path: String
+    /// Whether the card lives in `archive/`.
+    public var isArchived: Bool
+    /// For archived cards, the `YYYY-MM-DD` date in the file name.
+    public var archivedOn: String?
+    /// Whether the file has frontmatter (files made by hand may not).
+    public var hasFrontmatter: Bool
+    /// The markdown body, when it was asked for; see ``BoardStore/body(of:)``.
+    public var body: String?
+
+    /// The value of another frontmatter key, such as `due`.
+    public func field(_ key: String) -> YAMLValue? {
+        fields.first { $0.key == key }?.value
+    }
+
+    /// The keys the format defines; everything else is kept in ``fields``.
+    public static let knownKeys: Set<String> = ["title", "column", "position", "created", "modified", "labels"]
+}
+
+extension Card {
+    /// Board order inside a column: `position` compared byte by byte, cards without one last, ties broken by slug.
+    public static func precedes(_ lhs: Card, _ rhs: Card) -> Bool {
+        switch (lhs.position, rhs.position) {
+        case let (left?, right?):
+            if !left.utf8.elementsEqual(right.utf8) { return left.utf8Precedes(right) }
+        case (.some, nil):
+            return true
+        case (nil, .some):
+            return false
+        case (nil, nil):
+            break
+        }
+        if !lhs.slug.utf8.elementsEqual(rhs.slug.utf8) { return lhs.slug.utf8Precedes(rhs.slug) }
+        return lhs.path.utf8Precedes(rhs.path)
+    }
+}

@@ -1,0 +1,65 @@
+/// A problem found in a board: a file that cannot be read, or a check that failed.
+///
+/// A person sees one line, in the format compilers use:
+/// `cards/todo/a.md:3:1: error: frontmatter opened by '---' on line 1 is not closed`.
+public struct Diagnostic: Sendable, Hashable {
+    /// How serious a problem is.
+    public enum Severity: String, Sendable, Hashable, Codable {
+        /// The file is skipped or the board is inconsistent; `kanban doctor` fails.
+        case error
+        /// Worth fixing, but the board works.
+        case warning
+    }
+
+    /// What kind of problem this is, so that tools can act on it (the fix tool, for one).
+    public enum Code: String, Sendable, Hashable, Codable {
+        /// A card file that cannot be parsed (bad UTF-8, unclosed or malformed frontmatter, bad known keys).
+        case invalidFile = "invalid-file"
+        /// `board.md` itself cannot be parsed or lacks a required key.
+        case invalidBoard = "invalid-board"
+        /// A card's `column:` field disagrees with the directory it lives in.
+        case staleColumn = "stale-column"
+        /// A directory under `cards/` that `board.md` does not declare.
+        case undeclaredColumn = "undeclared-column"
+        /// Two card files with the same slug.
+        case duplicateSlug = "duplicate-slug"
+        /// Two cards in one column with the same `position`.
+        case duplicatePosition = "duplicate-position"
+        /// A card label that `board.md` does not declare.
+        case undeclaredLabel = "undeclared-label"
+        /// Git conflict markers left in a card.
+        case conflictMarkers = "conflict-markers"
+        /// A `position` longer than the ordering scheme keeps keys.
+        case overLongKey = "over-long-key"
+        /// A card file without frontmatter (it still loads, placed after the positioned cards).
+        case missingFrontmatter = "missing-frontmatter"
+        /// A card without a `position` (placed after the positioned cards).
+        case missingPosition = "missing-position"
+        /// A file or link that points outside the board directory.
+        case outsideBoard = "outside-board"
+    }
+
+    /// How serious the problem is.
+    public var severity: Severity
+    /// What kind of problem this is.
+    public var code: Code
+    /// Where it is.
+    public var location: SourceLocation
+    /// One lowercase sentence without a final period.
+    public var message: String
+
+    /// Creates a diagnostic.
+    public init(_ severity: Severity, _ code: Code, at location: SourceLocation, _ message: String) {
+        self.severity = severity
+        self.code = code
+        self.location = location
+        self.message = message
+    }
+}
+
+extension Diagnostic: CustomStringConvertible {
+    /// `path:line:column: severity: message`.
+    public var description: String {
+        "\(location): \(severity.rawValue): \(message)"
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+
+/// A search over cards, parsed from what a person types.
+///
+/// Words match a card's title, body or labels, ignoring case and diacritics; every term must match.
+/// `"quoted phrases"` match as a whole; `label:bug`, `column:done` and `title:word` restrict a term to one part of
+/// the card; a leading `-` negates any term (`-label:wontfix`). Alternatively a regular expression
+/// (``init(regularExpression:)``) is matched against the title and each line of the body.
+public struct CardQuery: Sendable {
+    /// One condition of the query.
+    public struct Term: Sendable, Hashable {
+        /// What part of the card a term looks at.
+        public enum Field: String, Sendable, Hashable {
+            /// Title, body or labels.
+            case any
+            /// A label id, matched whole.
+            case label
+            /// The column id, matched whole.
+            case column
+            /// The title only.
+            case title
+        }
+        /// Where the term looks.
+        public var field: Field
+        /// The text, as typed (without quotes or the field prefix).
+        public var text: String
+        /// Whether the card must not match.
+        public var isNegated: Bool
+        fileprivate var folded: [UInt8]
+    }
+
+    /// The terms, all of which must hold.
+    public private(set) var terms: [Term]
+    private var pattern: String?
+
+    /// Parses a query such as `login -label:wontfix "error page" column:todo`.
+    /// - Throws: ``KanbanError/Code/invalidArgument`` for an unterminated quote or an empty query.
+    public init(parsing query: String) throws(KanbanError) {
+        terms = []
+        var index = query.startIndex
+        while index < query.endIndex {
+            while index < query.endIndex, query[index].isWhitespace { index = query.index(after: index) }
+            guard index < query.endIndex else { break }
+            var negated = false
+            if query[index] == "-" {
+                negated = true
+                index = query.index(after: index)
+            }
+            var field = Term.Field.any
+            for candidate in [Term.Field.label, .column, .title] {
+                let prefix = candidate.rawValue + ":"
+                if query[index...].lowercased().hasPrefix(prefix) {
+                    field = candidate
+                    index = query.index(index, offsetBy: prefix.count)
+                    break
+                }
+            }
+            var text = ""
+            if index < query.endIndex, query[index] == "\"" {
+                let start = query.index(after: index)
+                guard let end = query[start...].firstIndex(of: "\"") else {
+                    throw KanbanError(.invalidArgument, "the quote opened at character \(query.distance(from: query.startIndex, to: index) + 1) is not closed")
+                }
+                text = String(query[start..<end])
+                index = query.index(after: end)
+            } else {
+                let end = query[index...].firstIndex(where: \.isWhitespace) ?? query.endIndex
+                text = String(query[index..<end])
+                index = end
+            }
+            if text.isEmpty {
+                if negated && field == .any { continue }
+                throw KanbanError(.invalidArgument, "'\(field == .any ? "-" : field.rawValue + ":")' needs a word after it")
+            }
+            terms.append(Term(field: field, text: text, isNegated: negated, folded: FoldedText(text).bytes))
+        }
+        guard !terms.isEmpty else { throw KanbanError(.invalidArgument, "the search query is empty") }
+    }
+
+    /// A query that matches cards whose title or a body line matches the regular expression (ICU syntax).
+    /// - Throws: ``KanbanError/Code/invalidArgument`` when the pattern does not compile.
+    public init(regularExpression pattern: String) throws(KanbanError) {
+        do {
+            _ = try NSRegularExpression(pattern: pattern)
+        } catch {
+            throw KanbanError(.invalidArgument, "invalid regular expression '\(pattern)'")
+        }
+        terms = []
+        self.pattern = pattern
+    }
+
+    /// Whether `card` (with `body`) matches, and where: the first matching line for display.
+    public func match(_ card: Card, body: String) -> SearchMatch? {
+        if let pattern {
+            return regexMatch(card, body: body, pattern: pattern)
+        }
+        let title = FoldedText(card.title)
+        let foldedBody = FoldedText(body)
+        for term in terms {
+            let holds: Bool
+            switch term.field {
+            case .label: holds = card.labels.contains { FoldedText($0).bytes == term.folded }
+            case .column: holds = FoldedText(card.column).bytes == term.folded
+            case .title: holds = title.contains(term.folded)
+            case .any:
+                holds = title.contains(term.folded) || foldedBody.contains(term.folded)
+                    || card.labels.contains { FoldedText($0).contains(term.folded) }
+            }
+            if holds == term.isNegated { return nil }
+        }
+        return firstLine(card, body: body)
+    }
+
+    /// The line to show: the first line of the title or body that holds a positive word, with every such word's range.
+    private func firstLine(_ card: Card, body: String) -> SearchMatch {
+        let needles = terms.filter { !$0.isNegated && ($0.field == .any || $0.field == .title) }.map(\.folded)
+        var lineNumber = 0
+        for line in [card.title] + body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            let folded = FoldedText(line, keepOrigins: true)
+            var ranges: [Range<String.Index>] = []
+            for needle in needles where !needle.isEmpty {
+                var start = 0
+                while let found = folded.firstRange(of: needle, from: start) {
+                    ranges.append(original(found, in: line, folded: folded))
+                    start = found.upperBound
+                }
+            }
+            if !ranges.isEmpty {
+                return SearchMatch(line: line, lineNumber: lineNumber == 0 ? nil : lineNumber, ranges: merged(ranges))
+            }
+            lineNumber += 1
+        }
+        return SearchMatch(line: card.title, lineNumber: nil, ranges: [])
+    }
+
+    private func regexMatch(_ card: Card, body: String, pattern: String) -> SearchMatch? {
+        guard let expression = try? NSRegularExpression(pattern: pattern) else { return nil }
+        var lineNumber = 0
+        for line in [card.title] + body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            let matches = expression.matches(in: line, range: NSRange(line.startIndex..., in: line))
+            let ranges = matches.compactMap { Range($0.range, in: line) }.filter { !$0.isEmpty }
+            if !matches.isEmpty {
+                return SearchMatch(line: line, lineNumber: lineNumber == 0 ? nil : lineNumber, ranges: ranges)
+            }
+            lineNumber += 1
+        }
+        return nil
+    }
+
+    private func original(_ range: Range<Int>, in line: String, folded: FoldedText) -> Range<String.Index> {
+        let utf8 = line.utf8
+        let start = folded.origins[range.lowerBound]
+        var end = utf8.count
+        if range.upperBound < folded.origins.count { end = folded.origins[range.upperBound] }
+        if end <= start, let next = folded.origins[range.lowerBound...].first(where: { $0 > start }) { end = next }
+        let lower = utf8.index(utf8.startIndex, offsetBy: start)
+        let upper = utf8.index(utf8.startIndex, offsetBy: max(start, end))
+        return (lower.samePosition(in: line) ?? line.startIndex)..<(upper.samePosition(in: line) ?? line.endIndex)
+    }
+
+    private func merged(_ ranges: [Range<String.Index>]) -> [Range<String.Index>] {
+        var result: [Range<String.Index>] = []
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = result.last, range.lowerBound <= last.upperBound {
+                result[result.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                result.append(range)
+            }
+        }
+        return result
+    }
+}
+
+/// Where a card matched a query: the line to show and the matched ranges in it.
+public struct SearchMatch: Sendable, Hashable {
+    /// The title or a body line.
+    public var line: String
+    /// The 1-based body line, or nil for the title.
+    public var lineNumber: Int?
+    /// The matched parts of ``line``, in order, not overlapping.
+    public var ranges: [Range<String.Index>]
+}
+
+/// A card that matched a search, with where it matched.
+public struct SearchHit: Sendable {
+    /// The card.
+    public var card: Card
+    /// The line to show.
+    public var match: SearchMatch
+}
+
+extension BoardStore {
+    /// The cards matching `query`, in board order, and the files that could not be read.
+    /// Matching runs on every core.
+    public func search(_ query: CardQuery, in scope: CardScope = .active) throws(KanbanError) -> (hits: [SearchHit], snapshot: BoardSnapshot) {
+        let snapshot = try load(scope, includeBodies: true)
+        let cards = snapshot.cards
+        let results = ParallelMap.map(cards) { card in query.match(card, body: card.body ?? "").map { SearchHit(card: card, match: $0) } }
+        return (results.compactMap { $0 }, snapshot)
+    }
+}

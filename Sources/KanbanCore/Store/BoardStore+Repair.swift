@@ -1,0 +1,106 @@
+/// One change ``BoardStore/repair()`` made.
+public struct Repair: Sendable, Hashable {
+    /// The problem it fixed.
+    public var code: Diagnostic.Code
+    /// The file it rewrote, relative to the board.
+    public var path: String
+    /// What it did, in a few words (`set column: done`, `new position a0V`).
+    public var summary: String
+}
+
+extension BoardStore {
+    /// Repairs what is safe to repair, touching as few files as possible and keeping the order people see:
+    /// stale `column:` fields are set to the directory's column; cards without frontmatter get one; within each
+    /// column, cards whose position is missing, over-long or a duplicate of the previous card's are given new keys
+    /// between their neighbours (widening to neighbours only when no short key fits).
+    /// Files that cannot be parsed, undeclared columns and labels, duplicate slugs and conflict markers are left for a person.
+    /// - Returns: What was repaired, one entry per fixed problem, and the paths written.
+    public func repair() throws(KanbanError) -> (repairs: [Repair], change: BoardChange) {
+        try withLock { () throws(KanbanError) -> (repairs: [Repair], change: BoardChange) in
+            let snapshot = try load(.active)
+            var repairs: [Repair] = []
+            var newKeys: [String: String] = [:]
+            for id in snapshot.columnIDs {
+                let cards = snapshot.cards(inColumn: id)
+                for (index, key) in Self.repairedKeys(cards.map(\.position)) {
+                    newKeys[cards[index].path] = key
+                }
+            }
+            var written: [String] = []
+            for card in snapshot.cards {
+                let file = CardFile.active(name: card.slug + ".md", column: card.column)
+                let stale = card.columnField.map { $0 != card.column } ?? false
+                let key = newKeys[card.path]
+                guard stale || key != nil || !card.hasFrontmatter else { continue }
+                var (current, document) = try readCard(file, includeBody: false)
+                if !current.hasFrontmatter {
+                    completeFrontmatter(&document, card: current)
+                    let now = timestamp()
+                    document.setValue(.unquoted(now), forKey: "created")
+                    document.setValue(.unquoted(now), forKey: "modified")
+                    document.setValue(.list([]), forKey: "labels")
+                    repairs.append(Repair(code: .missingFrontmatter, path: file.path, summary: "added frontmatter"))
+                } else if stale {
+                    document.setValue(.string(card.column), forKey: "column")
+                    repairs.append(Repair(code: .staleColumn, path: file.path,
+                                          summary: "set column: \(card.column) (was \(current.columnField ?? ""))"))
+                }
+                if let key {
+                    let code: Diagnostic.Code = current.position == nil ? .missingPosition
+                        : OrderKey.isOverLong(current.position ?? "") ? .overLongKey : .duplicatePosition
+                    document.setValue(.string(key), forKey: "position")
+                    if current.hasFrontmatter {
+                        repairs.append(Repair(code: code, path: file.path, summary: "position \(current.position ?? "(none)") → \(key)"))
+                    }
+                }
+                try FileSystem.writeAtomically(document.bytes(), to: directory + "/" + file.path)
+                current.position = key ?? current.position
+                written.append(file.path)
+            }
+            return (repairs, BoardChange(card: nil, previous: nil, writtenPaths: written, removedPaths: []))
+        }
+    }
+
+    /// New keys for the cards of one column (by index) so that all keys are present, not over-long and strictly
+    /// increasing, keeping the current order and rewriting as few cards as possible.
+    static func repairedKeys(_ keys: [String?]) -> [(Int, String)] {
+        // Keep a card's key when it is usable and above the last kept key; the others form runs to re-key.
+        var kept = Array(repeating: false, count: keys.count)
+        var last: String?
+        for (index, key) in keys.enumerated() {
+            guard let key, !OrderKey.isOverLong(key) else { continue }
+            if let last, !last.utf8Precedes(key) { continue }
+            kept[index] = true
+            last = key
+        }
+        var current = keys
+        var result: [Int: String] = [:]
+        var index = 0
+        while index < keys.count {
+            guard !kept[index] else {
+                index += 1
+                continue
+            }
+            var start = index
+            var end = index
+            while end < keys.count && !kept[end] { end += 1 }
+            // Widen the run over kept neighbours until short keys fit between the bounds.
+            while true {
+                let lower = start > 0 ? current[start - 1] : nil
+                let upper = end < keys.count ? current[end] : nil
+                if let fresh = OrderKey.keys(count: end - start, between: lower, upper) {
+                    for (offset, key) in fresh.enumerated() where current[start + offset] != key {
+                        current[start + offset] = key
+                        result[start + offset] = key
+                    }
+                    break
+                }
+                if start > 0 { start -= 1 }
+                if end < keys.count { end += 1 }
+                if start == 0 && end == keys.count, OrderKey.keys(count: keys.count, between: nil, nil) == nil { break }
+            }
+            index = end
+        }
+        return result.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+extension BoardStore {
+    /// The card file `reference` names: a path, an exact slug, or a unique slug prefix.
+    func resolve(_ reference: String, in scope: CardScope) throws(KanbanError) -> CardFile {
+        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw KanbanError(.invalidArgument, "a card reference cannot be empty") }
+        if trimmed.contains("/") || trimmed.hasSuffix(".md") {
+            return try resolvePath(trimmed)
+        }
+        guard Slug.isValid(trimmed) else {
+            throw KanbanError(.cardNotFound, "no card matches '\(trimmed)'")
+        }
+        let board = try loadBoard()
+        let files = try listCardFiles(scope, columns: nil, board: board).files
+        let exact = files.filter { $0.slug == trimmed }
+        if exact.count == 1 { return exact[0] }
+        if exact.count > 1 {
+            throw KanbanError(.ambiguousCard, "'\(trimmed)' names \(exact.count) cards; give a path",
+                              candidates: exact.map(\.path).sorted())
+        }
+        let prefixed = files.filter { $0.slug.hasPrefix(trimmed) }
+        if prefixed.count == 1 { return prefixed[0] }
+        if prefixed.count > 1 {
+            let slugs = Array(Set(prefixed.map(\.slug))).sorted { $0.utf8Precedes($1) }
+            throw KanbanError(.ambiguousCard, "'\(trimmed)' matches \(prefixed.count) cards", candidates: slugs)
+        }
+        let near = files.map(\.slug).filter { $0.contains(trimmed) }.sorted { $0.utf8Precedes($1) }
+        let place = scope == .archived ? "in the archive" : scope == .all ? "on the board or in the archive" : "on the board"
+        throw KanbanError(.cardNotFound, "no card \(place) matches '\(trimmed)'", candidates: Array(near.prefix(5)))
+    }
+
+    /// A path relative to the board, or absolute inside it, that names a card file.
+    private func resolvePath(_ path: String) throws(KanbanError) -> CardFile {
+        var relative = path
+        if path.hasPrefix("/") {
+            let resolved = FileSystem.realPath((path as NSString).deletingLastPathComponent).map {
+                $0 + "/" + (path as NSString).lastPathComponent
+            } ?? path
+            guard resolved.hasPrefix(directory + "/") else {
+                throw KanbanError(.outsideBoard, "'\(path)' is outside the board directory '\(directory)'")
+            }
+            relative = String(resolved.dropFirst(directory.count + 1))
+        }
+        let components = relative.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        if components.contains("..") {
+            throw KanbanError(.outsideBoard, "'\(path)' reaches outside the board directory")
+        }
+        let full = directory + "/" + components.joined(separator: "/")
+        if FileSystem.exists(full) && !isInsideBoard(full) {
+            throw KanbanError(.outsideBoard, "'\(path)' points outside the board directory")
+        }
+        let name = components.last.map(String.init) ?? ""
+        if components.count == 3, components[0] == "cards", CardFile.isCardFileName(name) {
+            let file = CardFile.active(name: name, column: String(components[1]))
+            guard FileSystem.exists(full) else { throw KanbanError(.cardNotFound, "no card at '\(file.path)'") }
+            return file
+        }
+        if components.count == 2, components[0] == "archive", CardFile.isCardFileName(name) {
+            let file = CardFile.archived(name: name)
+            guard FileSystem.exists(full) else { throw KanbanError(.cardNotFound, "no card at '\(file.path)'") }
+            return file
+        }
+        throw KanbanError(.cardNotFound, "'\(path)' is not a card: cards are 'cards/<column>/<slug>.md' or 'archive/<date>-<slug>.md'")
+    }
+
+    /// Every slug in use on the board: in any column directory and in the archive.
+    func slugsInUse(board: Board) throws(KanbanError) -> Set<String> {
+        Set(try listCardFiles(.all, columns: nil, board: board).files.map(\.slug))
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// Where a card file is on the board, known from its path alone before the file is read.
+struct CardFile: Sendable, Hashable {
+    /// Path relative to the board directory.
+    var path: String
+    /// The card's identity: the file name without `.md` (and without the archive date prefix).
+    var slug: String
+    /// The column directory for active cards; nil for archived ones.
+    var directoryColumn: String?
+    /// `YYYY-MM-DD` for archived cards named that way.
+    var archivedOn: String?
+
+    var isArchived: Bool { directoryColumn == nil }
+
+    /// Whether a directory entry named `name` is a card rather than editor litter: it ends in `.md` and is not
+    /// hidden (`.x.md.swp`, `.#x.md`), a backup (`x.md~`) or an autosave (`#x.md#`). Vim's `4913` probe and
+    /// anything else not ending in `.md` is not a card either.
+    static func isCardFileName(_ name: String) -> Bool {
+        let bytes = name.utf8
+        guard bytes.count > 3, name.hasSuffix(".md") else { return false }
+        guard let first = bytes.first, first != UInt8(ascii: "."), first != UInt8(ascii: "#") else { return false }
+        return !name.contains("___jb_")
+    }
+
+    /// The card file for `name` in column directory `column`.
+    static func active(name: String, column: String) -> CardFile {
+        CardFile(path: "cards/\(column)/\(name)", slug: String(name.dropLast(3)), directoryColumn: column, archivedOn: nil)
+    }
+
+    /// The card file for `name` in `archive/`: `YYYY-MM-DD-slug.md`, or a plain `slug.md` put there by hand.
+    static func archived(name: String) -> CardFile {
+        let stem = String(name.dropLast(3))
+        let bytes = Array(stem.utf8)
+        func digit(_ index: Int) -> Bool { bytes[index] >= 0x30 && bytes[index] <= 0x39 }
+        if bytes.count > 11, (0..<4).allSatisfy(digit), bytes[4] == UInt8(ascii: "-"), digit(5), digit(6),
+           bytes[7] == UInt8(ascii: "-"), digit(8), digit(9), bytes[10] == UInt8(ascii: "-") {
+            return CardFile(path: "archive/\(name)", slug: String(stem.dropFirst(11)), directoryColumn: nil,
+                            archivedOn: String(stem.prefix(10)))
+        }
+        return CardFile(path: "archive/\(name)", slug: stem, directoryColumn: nil, archivedOn: nil)
+    }
+}
+
+/// Turns a card file's bytes into a ``Card``.
+enum CardReader {
+    /// The card, or an error with `path:line:column` when the file cannot be parsed or a known key has a value
+    /// of the wrong kind. Also returns the parsed document, which edits start from.
+    static func read(_ bytes: [UInt8], file: CardFile, includeBody: Bool) throws(KanbanError) -> (Card, FrontmatterDocument) {
+        let document: FrontmatterDocument
+        do {
+            document = try FrontmatterDocument(bytes: bytes)
+        } catch {
+            throw KanbanError(.invalidCard, error.message, at: SourceLocation(path: file.path, line: error.line, column: error.column))
+        }
+        return (try card(from: document, file: file, includeBody: includeBody), document)
+    }
+
+    static func card(from document: FrontmatterDocument, file: CardFile, includeBody: Bool) throws(KanbanError) -> Card {
+        func location(_ key: String) -> SourceLocation {
+            let place = document.location(ofKey: key)
+            return SourceLocation(path: file.path, line: place?.line, column: place?.column)
+        }
+        func string(_ key: String) throws(KanbanError) -> String? {
+            guard let value = document.value(forKey: key), !value.isNull else { return nil }
+            guard let text = value.string else {
+                throw KanbanError(.invalidCard, "'\(key)' must be a single value, not a list or map", at: location(key))
+            }
+            return text
+        }
+        func date(_ key: String) throws(KanbanError) -> Date? {
+            guard let text = try string(key), !text.isEmpty else { return nil }
+            guard let date = ISO8601.date(from: text) else {
+                throw KanbanError(.invalidCard, "'\(key)' is not an ISO 8601 date: '\(text)'", at: location(key))
+            }
+            return date
+        }
+
+        var labels: [String] = []
+        if let value = document.value(forKey: "labels"), !value.isNull {
+            if let items = value.list {
+                for item in items {
+                    guard let label = item.string else {
+                        throw KanbanError(.invalidCard, "'labels' must be a list of label ids", at: location("labels"))
+                    }
+                    if !label.isEmpty { labels.append(label) }
+                }
+            } else if let single = value.string {
+                if !single.isEmpty { labels = [single] }
+            } else {
+                throw KanbanError(.invalidCard, "'labels' must be a list of label ids", at: location("labels"))
+            }
+        }
+        let columnField = try string("column")
+        var position = try string("position")
+        if position?.isEmpty == true { position = nil }
+        let created = try date("created")
+        let modified = try date("modified")
+        var body: String?
+        var title = try string("title") ?? ""
+        if title.isEmpty || includeBody {
+            let text = document.body
+            if includeBody { body = text }
+            if title.isEmpty { title = heading(in: text) ?? titleFromSlug(file.slug) }
+        }
+        var fields: [YAMLMapEntry] = []
+        for entry in document.entries where !Card.knownKeys.contains(entry.key) {
+            fields.append(entry)
+        }
+        return Card(
+            slug: file.slug, title: title, column: file.directoryColumn ?? columnField ?? "", columnField: columnField,
+            position: position, created: created, modified: modified, labels: labels, fields: fields, path: file.path,
+            isArchived: file.isArchived, archivedOn: file.archivedOn, hasFrontmatter: document.hasFrontmatter, body: body)
+    }
+
+    /// The text of the first `# ` heading.
+    static func heading(in body: String) -> String? {
+        for line in body.split(separator: "\n", omittingEmptySubsequences: true) where line.hasPrefix("# ") {
+            let text = line.dropFirst(2).trimmingCharacters(in: .whitespacesAndNewlines)
+            if !text.isEmpty { return text }
+        }
+        return nil
+    }
+
+    /// `fix-login-bug` → `Fix login bug`.
+    static func titleFromSlug(_ slug: String) -> String {
+        let words = slug.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ")
+        return words.prefix(1).uppercased() + words.dropFirst()
+    }
+}
