@@ -1,0 +1,95 @@
+import Foundation
+import KanbanCore
+
+/// `kanban board [--column ID]... [--label ID]... [--json]`: the board in the terminal.
+enum BoardCommand: KanbanCommand {
+    static let spec = CommandSpec(
+        name: "board",
+        abstract: "Show the board: its columns side by side, with their cards.",
+        discussion: """
+            The columns are fitted to the terminal's width (when the output is not a terminal, to $COLUMNS, else \
+            80). Each column shows its name and card count, then its cards in board order: the title (wrapped, at \
+            most three lines, then cut with '…'), the label tags, and the slug, dimmed, by which other commands \
+            name the card. Collapsed columns are drawn narrow, with their name and count only. Directories under \
+            cards/ that board.md does not declare come last, marked (undeclared), when they hold cards.
+
+            Columns are never narrower than 16 characters while they share the width: when they do not all fit, \
+            they are split, in board order, into bands of columns shown one under the other. A line under the \
+            board counts the cards shown and, without filters, the archived ones (--quiet leaves it out).
+
+            Files that cannot be read are reported on standard error and skipped; the board is still shown.
+
+            Examples:
+              kanban board
+              kanban board --column todo --column in-progress --label bug
+              COLUMNS=200 kanban board --color always | less -RS
+              kanban board --json | jq '.columns[] | {id, cards: (.cards | length)}'
+            """,
+        options: [
+            .option("column", short: "c", valueName: "id", help: "Only this column; repeat for more.", isRepeatable: true),
+            .option("label", short: "l", valueName: "id", help: "Only cards with this label; repeat to require several.", isRepeatable: true),
+            CommonOptions.json,
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+        let store = try context.store()
+        let requestedColumns = arguments.values("column")
+        let requestedLabels = arguments.values("label")
+        var snapshot = try store.load(.active, columns: requestedColumns.isEmpty ? nil : Set(requestedColumns))
+        let board = snapshot.board
+
+        // Undeclared directories count as columns too: the cards in them are on the board.
+        for id in requestedColumns where !snapshot.columnIDs.contains(id) {
+            throw KanbanError(.columnNotFound, "no column '\(id)' on this board", candidates: snapshot.columnIDs)
+        }
+        // A label a card carries without board.md declaring it can be asked for; `doctor` reports it.
+        let knownLabels = Set(board.labels.map(\.id)).union(snapshot.cards.lazy.flatMap(\.labels))
+        for id in requestedLabels where !knownLabels.contains(id) {
+            throw KanbanError(.labelNotFound, "no label '\(id)' on this board", candidates: board.labels.map(\.id))
+        }
+
+        let occupied = Set(snapshot.cards.map(\.column))
+        let columnIDs = snapshot.columnIDs.filter { id in
+            requestedColumns.isEmpty ? board.column(withID: id) != nil || occupied.contains(id) : requestedColumns.contains(id)
+        }
+        snapshot.cards.removeAll { card in !requestedLabels.allSatisfy(card.labels.contains) }
+        context.warn(snapshot.diagnostics)
+
+        if arguments.flag("json") {
+            context.printJSON(JSON(snapshot: snapshot, columns: columnIDs))
+            return .success
+        }
+
+        let columns = columnIDs.map { id in
+            let column = board.column(withID: id)
+            return BoardRenderer.ColumnContent(
+                id: id, name: column?.name ?? id, isCollapsed: column?.isCollapsed ?? false,
+                isDeclared: column != nil, cards: snapshot.cards(inColumn: id))
+        }
+        let renderer = BoardRenderer(width: context.width, stylist: context.stylist)
+        for line in renderer.lines(board: board, columns: columns) {
+            context.print(line)
+        }
+        if !context.isQuiet {
+            let isFiltered = !requestedColumns.isEmpty || !requestedLabels.isEmpty
+            context.print()
+            context.print(renderer.summary(
+                cardCount: columns.reduce(0) { $0 + $1.cards.count },
+                archivedCount: isFiltered ? nil : archivedCardCount(in: store)))
+        }
+        return .success
+    }
+
+    /// The number of card files in `archive/`, from the directory listing alone: loading the archive would parse
+    /// every archived card, and the archive only grows. Names count as `BoardStore` counts them: ending in `.md`,
+    /// not hidden, not an editor's backup or autosave. `nil` when the directory cannot be read.
+    static func archivedCardCount(in store: BoardStore) -> Int? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: store.directory + "/archive") else {
+            return nil
+        }
+        return names.count { name in
+            name.utf8.count > 3 && name.hasSuffix(".md") && !name.hasPrefix(".") && !name.hasPrefix("#")
+                && !name.contains("___jb_")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import KanbanCore
+
+/// `kanban doctor [--fix] [--json]`.
+enum DoctorCommand: KanbanCommand {
+    static let spec = CommandSpec(
+        name: "doctor",
+        abstract: "Check the board for problems, and repair the safe ones.",
+        discussion: """
+            Prints every problem as 'path:line:column: error|warning: message' and exits 1 if any is an error. \
+            --fix repairs what is safe, touching as few files as possible: stale 'column:' fields, duplicate, \
+            missing or over-long positions (keeping the order you see), and cards without frontmatter. Files \
+            that do not parse, conflict markers, duplicate slugs and undeclared columns or labels are left to you.
+            """,
+        options: [
+            .flag("fix", help: "Repair what is safe and say what changed."),
+            CommonOptions.json,
+        ],
+        exitStatuses: [
+            ExitStatusHelp(ExitCode(rawValue: 0), "No errors (there may be warnings)."),
+            ExitStatusHelp(ExitCode(rawValue: 1), "At least one error remains, or the check failed."),
+            ExitStatusHelp(ExitCode(rawValue: 64), "The command line was wrong."),
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+        let store = try context.store()
+        var repairs: [Repair] = []
+        if arguments.flag("fix") {
+            repairs = try store.repair().repairs
+        }
+        let diagnostics = try store.check()
+        if arguments.flag("json") {
+            context.printJSON(.object([
+                "repairs": .array(repairs.map { .object(["code": .string($0.code.rawValue), "path": .string($0.path), "summary": .string($0.summary)]) }),
+                "problems": .array(diagnostics.map { diagnostic in
+                    .object([
+                        "severity": .string(diagnostic.severity.rawValue), "code": .string(diagnostic.code.rawValue),
+                        "path": .string(diagnostic.location.path), "line": diagnostic.location.line.map { .number(String($0)) } ?? .null,
+                        "column": diagnostic.location.column.map { .number(String($0)) } ?? .null, "message": .string(diagnostic.message),
+                    ])
+                }),
+            ]))
+        } else {
+            let stylist = context.stylist
+            for repair in repairs {
+                context.say("\(stylist.apply(.green, to: "fixed")) \(repair.path): \(repair.summary)")
+            }
+            for diagnostic in diagnostics {
+                let label = diagnostic.severity == .error ? stylist.apply(.bold + .red, to: "error") : stylist.apply(.bold + .yellow, to: "warning")
+                context.print("\(diagnostic.location): \(label): \(diagnostic.message)")
+            }
+            let errors = diagnostics.filter { $0.severity == .error }.count
+            let warnings = diagnostics.count - errors
+            if !context.isQuiet {
+                let summary = diagnostics.isEmpty ? "no problems found" : "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+                context.errorOutput.writeLine(summary + (repairs.isEmpty ? "" : "; \(repairs.count) repaired"))
+            }
+        }
+        return diagnostics.contains { $0.severity == .error } ? .failure : .success
+    }
+}

@@ -1,0 +1,67 @@
+import KanbanCore
+
+/// `kanban move CARD [COLUMN] [placement]` and `kanban move CARD... --to COLUMN`.
+enum MoveCommand: KanbanCommand {
+    static let spec = CommandSpec(
+        name: "move",
+        abstract: "Move cards to another column and/or place.",
+        discussion: """
+            Moving to another column puts the card at the bottom unless a place is given. '--before' and '--after' \
+            alone reorder a card next to another (in that card's column). Only the moved card's file changes, \
+            unless its neighbours' keys leave no room, when the fewest neighbours are re-keyed.
+
+            Examples:
+              kanban move fix-login done
+              kanban move fix-login --after write-docs
+              kanban move fix-login write-docs add-tests --to done
+            """,
+        usage: """
+            kanban move <card> [<column>] [--top | --bottom | --before <card> | --after <card>]
+            kanban move <card>... --to <column> [--top | --bottom | --before <card> | --after <card>]
+            """,
+        arguments: [
+            .repeating("card", help: "A slug, a unique slug prefix or a path."),
+            .optional("column", help: "The column to move to (without --to: the last argument, when two are given)."),
+        ],
+        options: [
+            .option("to", short: "t", valueName: "column", help: "The column to move every named card to."),
+        ] + CommonOptions.placement,
+        exclusiveOptions: [CommonOptions.placementGroup])
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+        var references = arguments.arguments("card")
+        var column = arguments.argument("column")
+        if let to = arguments.value("to") {
+            if let column { references.append(column) }
+            column = to
+        } else if references.count > 1 {
+            throw arguments.usageError("to move several cards, name the column with --to")
+        }
+        guard !references.isEmpty else { throw arguments.usageError("missing argument '<card>'") }
+        let placement = try arguments.placement(context)
+        if column == nil && placement == nil {
+            throw arguments.usageError("say where to: a column, --to, --top, --bottom, --before or --after")
+        }
+        let store = try context.store()
+        let board = try store.loadBoard()
+        var currentPlacement = placement
+        for reference in references {
+            let change = try store.moveCard(context.cardReference(reference), to: column, placement: currentPlacement)
+            guard let card = change.card, let previous = change.previous else { continue }
+            if previous.column != card.column {
+                context.say("moved \(card.slug): \(board.columnName(previous.column)) → \(board.columnName(card.column))")
+            } else if change.writtenPaths.isEmpty {
+                context.say("\(card.slug) is already in \(board.columnName(card.column))")
+            } else {
+                context.say("moved \(card.slug) within \(board.columnName(card.column))")
+            }
+            let rekeyed = change.writtenPaths.count - 1
+            if rekeyed > 0 && !context.isQuiet {
+                context.errorOutput.writeLine("  re-keyed \(rekeyed) neighbouring card\(rekeyed == 1 ? "" : "s") to make room")
+            }
+            // Several cards keep their order: each goes after the one moved before it.
+            if references.count > 1 { currentPlacement = .after(card.path) }
+        }
+        return .success
+    }
+}

@@ -1,0 +1,105 @@
+import KanbanCore
+
+/// `kanban search QUERY [--archived] [--json]` and `kanban search --regex PATTERN`.
+enum SearchCommand: KanbanCommand {
+    static let spec = CommandSpec(
+        name: "search",
+        abstract: "Find cards by words in their title, body and labels.",
+        discussion: """
+            Words match ignoring case and diacritics, and every word must match. "Quoted phrases" match as a \
+            whole. label:ID, column:ID and title:WORD look in one place only; a leading '-' negates any term.
+
+            Examples:
+              kanban search login safari
+              kanban search '"error page"' label:bug -column:done
+              kanban search --regex 'TODO|FIXME'
+            """,
+        arguments: [.repeating("query", help: "Words, \"phrases\", label:ID, column:ID, title:WORD, -TERM.", isOptional: true)],
+        options: [
+            .option("regex", short: "e", valueName: "pattern", help: "Match a regular expression against titles and body lines instead."),
+            .flag("archived", help: "Search archived cards too."),
+            CommonOptions.json,
+        ],
+        exitStatuses: [
+            ExitStatusHelp(ExitCode(rawValue: 0), "At least one card matched."),
+            ExitStatusHelp(ExitCode(rawValue: 1), "No card matched, or the search failed."),
+            ExitStatusHelp(ExitCode(rawValue: 64), "The command line was wrong."),
+        ])
+
+    /// Lets negated terms through the option parser: in `kanban search login -label:wontfix`, a word that starts
+    /// with `-` and is not one of the options `search` takes is a query term, so it is moved after a `--`.
+    static func preparing(_ argv: [String]) -> [String] {
+        guard !argv.contains("--") else { return argv }
+        // Find the subcommand: the first word that is not a global option or its value.
+        var start = 0
+        while start < argv.count, argv[start].hasPrefix("-") {
+            start += ["-C", "--board", "--color"].contains(argv[start]) ? 2 : 1
+        }
+        guard start < argv.count, argv[start] == spec.name else { return argv }
+        let known: Set<String> = ["-e", "-h", "-q", "-C"]
+        var kept: [String] = Array(argv[...start])
+        var terms: [String] = []
+        var takesValue = false
+        for token in argv[(start + 1)...] {
+            if takesValue {
+                kept.append(token)
+                takesValue = false
+            } else if token.hasPrefix("-") && !token.hasPrefix("--") && token.count > 1 && !known.contains(token) {
+                terms.append(token)
+            } else {
+                kept.append(token)
+                takesValue = ["-e", "--regex", "-C", "--board", "--color"].contains(token)
+            }
+        }
+        return terms.isEmpty ? argv : kept + ["--"] + terms
+    }
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+        let words = arguments.arguments("query")
+        let query: CardQuery
+        if let pattern = arguments.value("regex") {
+            guard words.isEmpty else { throw arguments.usageError("give either a query or --regex, not both") }
+            query = try CardQuery(regularExpression: pattern)
+        } else {
+            guard !words.isEmpty else { throw arguments.usageError("missing argument '<query>'") }
+            do {
+                query = try CardQuery(parsing: words.joined(separator: " "))
+            } catch {
+                throw arguments.usageError(error.message)
+            }
+        }
+        let store = try context.store()
+        let (hits, snapshot) = try store.search(query, in: arguments.flag("archived") ? .all : .active)
+        context.warn(snapshot.diagnostics)
+        if arguments.flag("json") {
+            context.printJSON(.array(hits.map { JSON(card: $0.card) }))
+            return hits.isEmpty ? .failure : .success
+        }
+        let stylist = context.stylist
+        let columnWidth = hits.map { ($0.card.isArchived ? "archive" : $0.card.column).terminalWidth }.max() ?? 0
+        let slugWidth = min(40, hits.map { $0.card.slug.terminalWidth }.max() ?? 0)
+        for hit in hits {
+            let column = hit.card.isArchived ? "archive" : hit.card.column
+            var line = stylist.apply(.dim, to: column.padded(toWidth: columnWidth)) + "  "
+                + stylist.apply(.cyan, to: hit.card.slug.padded(toWidth: slugWidth)) + "  " + hit.card.title
+            if let number = hit.match.lineNumber {
+                line += stylist.apply(.dim, to: "  \(number): ") + highlighted(hit.match, stylist: stylist)
+            }
+            context.print(line)
+        }
+        return hits.isEmpty ? .failure : .success
+    }
+
+    /// The matched line with its matches in bold red, trimmed of leading white space.
+    static func highlighted(_ match: SearchMatch, stylist: Stylist) -> String {
+        var result = ""
+        var cursor = match.line.startIndex
+        for range in match.ranges {
+            result += match.line[cursor..<range.lowerBound]
+            result += stylist.apply(.bold + .red, to: String(match.line[range]))
+            cursor = range.upperBound
+        }
+        result += match.line[cursor...]
+        return String(result.drop { $0 == " " || $0 == "\t" })
+    }
+}

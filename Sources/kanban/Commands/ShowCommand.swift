@@ -1,0 +1,68 @@
+import KanbanCore
+
+/// `kanban show CARD [--json] [--raw]`.
+enum ShowCommand: KanbanCommand {
+    static let spec = CommandSpec(
+        name: "show",
+        abstract: "Show one card: its fields, labels and body.",
+        arguments: [.required("card", help: "A slug, a unique slug prefix or a path (archived cards too).")],
+        options: [
+            CommonOptions.json,
+            .flag("raw", help: "Print the file exactly as it is on disk."),
+        ],
+        exclusiveOptions: [["json", "raw"]])
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+        let store = try context.store()
+        let card = try store.card(context.cardReference(arguments.argument("card") ?? ""), in: .all)
+        if arguments.flag("raw") {
+            let bytes = try store.contents(of: card)
+            context.output.write(String(decoding: bytes, as: UTF8.self))
+            return .success
+        }
+        if arguments.flag("json") {
+            context.printJSON(JSON(card: card, includeBody: true))
+            return .success
+        }
+        let board = try store.loadBoard()
+        let stylist = context.stylist
+        context.print(stylist.apply(.bold, to: card.title))
+        var rows: [(String, String)] = [("slug", card.slug)]
+        let columnName = board.columnName(card.column)
+        rows.append(("column", card.isArchived ? "archived \(card.archivedOn ?? "") from \(columnName)" : "\(columnName) (\(card.column))"))
+        rows.append(("position", card.position ?? "(none)"))
+        if !card.labels.isEmpty {
+            rows.append(("labels", card.labels.map { label in
+                stylist.apply(board.label(withID: label)?.color.map { .foreground(hex: $0) } ?? .plain,
+                              to: board.label(withID: label)?.name ?? label)
+            }.joined(separator: ", ")))
+        }
+        if let created = card.created { rows.append(("created", JSON.timestamp(created))) }
+        if let modified = card.modified { rows.append(("modified", JSON.timestamp(modified))) }
+        rows.append(("path", context.displayPath(card.path, store: store)))
+        for field in card.fields {
+            rows.append((field.key, describe(field.value)))
+        }
+        let width = rows.map { $0.0.terminalWidth }.max() ?? 0
+        for (key, value) in rows {
+            let lines = value.split(separator: "\n", omittingEmptySubsequences: false)
+            context.print(stylist.apply(.dim, to: (key + ":").padded(toWidth: width + 1)) + " " + (lines.first.map(String.init) ?? ""))
+            for line in lines.dropFirst() { context.print(String(repeating: " ", count: width + 2) + line) }
+        }
+        let body = card.body ?? ""
+        if !body.trimmingBlankLines().isEmpty {
+            context.print()
+            context.print(body.trimmingBlankLines())
+        }
+        return .success
+    }
+
+    /// A frontmatter value on one line where it fits: scalars as they are, lists as `a, b`, maps as `k: v; ...`.
+    static func describe(_ value: YAMLValue) -> String {
+        switch value {
+        case .scalar(let scalar): return scalar.value
+        case .list(let items): return items.map(describe).joined(separator: ", ")
+        case .map(let entries): return entries.map { "\($0.key): \(describe($0.value))" }.joined(separator: "; ")
+        }
+    }
+}

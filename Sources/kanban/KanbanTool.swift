@@ -1,0 +1,73 @@
+import Foundation
+import KanbanCore
+
+/// The `kanban` command: its command tree and the table of what runs each command.
+enum KanbanTool {
+    static let version = "0.1.0"
+
+    /// Every command, with the function that runs it.
+    /// The top-level commands in help order; a command with subcommands routes them itself.
+    static let commands: [any KanbanCommand.Type] = [
+        InitCommand.self, AddCommand.self, ListCommand.self, ShowCommand.self, BoardCommand.self,
+        SearchCommand.self, EditCommand.self, SetCommand.self, MoveCommand.self, ArchiveCommand.self,
+        UnarchiveCommand.self, DeleteCommand.self, ColumnCommand.self, LabelCommand.self, DoctorCommand.self,
+        CompletionCommand.self, CompleteCommand.self,
+    ]
+
+    static let root = CommandSpec(
+        name: "kanban",
+        abstract: "Kanban boards kept as plain markdown files in git.",
+        discussion: """
+            A board is a directory: board.md holds the title, columns and labels; each card is a markdown file \
+            in cards/<column>/; archived cards live in archive/. The board is found from --board, else \
+            $KANBAN_BOARD, else the first directory holding board.md from here upwards.
+
+            Cards are named by slug (the file name without .md), a unique slug prefix, or a path.
+            """,
+        options: [
+            .option("board", short: "C", valueName: "directory", help: "The board directory (default: $KANBAN_BOARD, else found from the current directory upwards).", isGlobal: true),
+            .flag("quiet", short: "q", help: "Print nothing but results and errors.", isGlobal: true),
+            .color,
+            .noColor,
+        ],
+        subcommands: commands.map { $0.spec },
+        version: "kanban \(version)")
+
+    /// Runs the command line and returns the exit status; never traps on input.
+    static func main(arguments: [String], environment: [String: String]) -> ExitCode {
+        let dispatcher = CommandDispatcher(root: root)
+        let errorOutput = BufferedOutput.standardError
+        do {
+            return try dispatcher.run(SearchCommand.preparing(arguments), environment: environment) { parsed in
+                let context = try CommandContext(arguments: parsed, environment: environment)
+                do {
+                    guard let command = commands.first(where: { $0.spec.name == parsed.subcommandPath.first }) else {
+                        throw parsed.usageError("no command given")
+                    }
+                    return try command.run(parsed, context)
+                } catch let error as KanbanError {
+                    context.report(error)
+                    return .failure
+                } catch let error as CommandFailure {
+                    context.reportFailure(error.message)
+                    return error.status
+                }
+            }
+        } catch {
+            errorOutput.writeLine("error: \(error)")
+            return .failure
+        }
+    }
+}
+
+/// A top-level command: its declaration and what runs it.
+protocol KanbanCommand: Sendable {
+    static var spec: CommandSpec { get }
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode
+}
+
+/// A failure a command reports in its own words (the message is printed after `error: `).
+struct CommandFailure: Error {
+    var message: String
+    var status: ExitCode = .failure
+}

@@ -1,0 +1,152 @@
+import Foundation
+import KanbanCore
+
+/// What every command needs: the environment, the output streams and their styling, and the board.
+final class CommandContext {
+    let arguments: ParsedArguments
+    let environment: [String: String]
+    let output = BufferedOutput.standardOutput
+    let errorOutput = BufferedOutput.standardError
+    /// Styles for standard output (colour only on a terminal, never with NO_COLOR or --no-color).
+    let stylist: Stylist
+    /// Styles for standard error.
+    let errorStylist: Stylist
+    /// Whether `--quiet` was given: mutating commands then print nothing but errors.
+    let isQuiet: Bool
+    /// The current directory, absolute.
+    let currentDirectory: String
+    private var cachedStore: BoardStore?
+
+    init(arguments: ParsedArguments, environment: [String: String]) throws {
+        self.arguments = arguments
+        self.environment = environment
+        let mode = try ColorMode(arguments: arguments)
+        stylist = Stylist(descriptor: STDOUT_FILENO, mode: mode, environment: environment)
+        errorStylist = Stylist(descriptor: STDERR_FILENO, mode: mode, environment: environment)
+        isQuiet = arguments.flag("quiet")
+        currentDirectory = FileManager.default.currentDirectoryPath
+    }
+
+    /// The terminal width for standard output (80 when it is not a terminal and `COLUMNS` is unset).
+    var width: Int { Terminal.width(of: STDOUT_FILENO, environment: environment) }
+
+    /// Whether standard output is a terminal.
+    var isOutputTerminal: Bool { Terminal.isTerminal(STDOUT_FILENO) }
+
+    /// Whether standard input is a terminal (prompts and editors only then).
+    var isInputTerminal: Bool { Terminal.isTerminal(STDIN_FILENO) }
+
+    /// The board: `--board`, else `$KANBAN_BOARD`, else found from the current directory upwards.
+    func store() throws -> BoardStore {
+        if let cachedStore { return cachedStore }
+        let store: BoardStore
+        do {
+            store = try openStore()
+        } catch {
+            guard error.code == .boardNotFound else { throw error }
+            throw CommandFailure(message: """
+                \(error.message)
+                  Create a board with 'kanban init [DIR]', or name one with '--board DIR' or KANBAN_BOARD.
+                """)
+        }
+        cachedStore = store
+        return store
+    }
+
+    private func openStore() throws(KanbanError) -> BoardStore {
+        if let directory = arguments.value("board") {
+            return try BoardStore(directory: absolute(directory))
+        }
+        if let directory = environment["KANBAN_BOARD"], !directory.isEmpty {
+            return try BoardStore(directory: absolute(directory))
+        }
+        return try BoardStore.find(from: currentDirectory)
+    }
+
+    /// `path` made absolute against the current directory.
+    func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        if path == "." { return currentDirectory }
+        return currentDirectory + "/" + path
+    }
+
+    /// A card reference as the store understands it: paths that exist relative to the current directory
+    /// become absolute; slugs and board-relative paths pass through.
+    func cardReference(_ reference: String) -> String {
+        guard reference.contains("/") || reference.hasSuffix(".md"), !reference.hasPrefix("/") else { return reference }
+        let candidate = absolute(reference)
+        return FileManager.default.fileExists(atPath: candidate) ? candidate : reference
+    }
+
+    /// A board-relative path shown relative to the current directory (as git does), or absolute when
+    /// the board is not below it.
+    func displayPath(_ boardRelative: String, store: BoardStore) -> String {
+        let full = store.directory + "/" + boardRelative
+        let here = FileSystemPaths.resolved(currentDirectory)
+        if full.hasPrefix(here + "/") { return String(full.dropFirst(here.count + 1)) }
+        return full
+    }
+
+    // MARK: Printing
+
+    /// A result line on standard output.
+    func print(_ line: String = "") {
+        output.writeLine(line)
+    }
+
+    /// The one line a mutating command prints about what it did; silenced by `--quiet`.
+    func say(_ line: String) {
+        guard !isQuiet else { return }
+        output.writeLine(line)
+    }
+
+    /// Diagnostics on standard error, one line each, `path:line:column: severity: message`.
+    func warn(_ diagnostics: [Diagnostic]) {
+        for diagnostic in diagnostics {
+            let label = diagnostic.severity == .error ? errorStylist.apply(.bold + .red, to: "error")
+                : errorStylist.apply(.bold + .yellow, to: "warning")
+            errorOutput.writeLine("\(diagnostic.location): \(label): \(diagnostic.message)")
+        }
+    }
+
+    /// An error from the library, with its candidates.
+    func report(_ error: KanbanError) {
+        let label = errorStylist.apply(.bold + .red, to: "error")
+        if let location = error.location {
+            errorOutput.writeLine("\(location): \(label): \(error.message)")
+        } else {
+            errorOutput.writeLine("\(label): \(error.message)")
+        }
+        switch error.code {
+        case .ambiguousCard:
+            errorOutput.writeLine("  It could be: \(error.candidates.joined(separator: ", "))")
+        case .cardNotFound where !error.candidates.isEmpty:
+            errorOutput.writeLine("  Did you mean: \(error.candidates.joined(separator: ", "))?")
+        case .columnNotFound, .labelNotFound:
+            if !error.candidates.isEmpty {
+                errorOutput.writeLine("  The board has: \(error.candidates.joined(separator: ", "))")
+            }
+        default:
+            break
+        }
+    }
+
+    /// A failure in the command's own words.
+    func reportFailure(_ message: String) {
+        errorOutput.writeLine("\(errorStylist.apply(.bold + .red, to: "error")): \(message)")
+    }
+
+    /// Prints JSON on standard output.
+    func printJSON(_ value: JSON) {
+        output.writeLine(value.rendered(pretty: true))
+    }
+}
+
+enum FileSystemPaths {
+    /// The path with links resolved, or as given when it does not exist.
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import KanbanCore
+
+/// Options several commands share, declared once.
+enum CommonOptions {
+    static let json = OptionSpec.flag("json", help: "Print JSON (documented in README) instead of text.")
+    static let top = OptionSpec.flag("top", help: "Place at the top of the column.")
+    static let bottom = OptionSpec.flag("bottom", help: "Place at the bottom of the column.")
+    static let before = OptionSpec.option("before", valueName: "card", help: "Place just before this card.")
+    static let after = OptionSpec.option("after", valueName: "card", help: "Place just after this card.")
+    static let placement = [top, bottom, before, after]
+    static let placementGroup = ["top", "bottom", "before", "after"]
+}
+
+extension ParsedArguments {
+    /// The placement the options ask for, if any.
+    func placement(_ context: CommandContext) throws -> Placement? {
+        switch try exclusiveOption(among: CommonOptions.placementGroup) {
+        case "top": return .top
+        case "bottom": return .bottom
+        case "before": return value("before").map { .before(context.cardReference($0)) }
+        case "after": return value("after").map { .after(context.cardReference($0)) }
+        default: return nil
+        }
+    }
+}
+
+enum BodyInput {
+    /// The body from `--body TEXT`, `--body-file FILE` (`-` for standard input) or a `-` argument.
+    static func read(text: String?, file: String?, standardInput: Bool, context: CommandContext) throws -> String? {
+        if let text { return text }
+        if file == "-" || standardInput { return try readStandardInput() }
+        if let file {
+            let path = context.absolute(file)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CommandFailure(message: "cannot read body file '\(file)'")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw CommandFailure(message: "body file '\(file)' is not UTF-8 text")
+            }
+            return text
+        }
+        return nil
+    }
+
+    static func readStandardInput() throws -> String {
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CommandFailure(message: "standard input is not UTF-8 text")
+        }
+        return text
+    }
+}
+
+extension Board {
+    /// The display name of a column id (the id itself for undeclared directories).
+    func columnName(_ id: String) -> String {
+        column(withID: id)?.name ?? id
+    }
+}

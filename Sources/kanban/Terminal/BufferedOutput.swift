@@ -1,0 +1,122 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A buffered writer to a file descriptor, safe to share between threads.
+///
+/// Use the shared `standardOutput` and `standardError`; both are flushed when the process
+/// exits through `exit(_:)` or by returning from the top-level code. Writing to standard
+/// error first flushes standard output, so the two keep their order on one terminal.
+/// Output to a terminal is flushed at each newline; other output when the buffer fills.
+///
+/// ```swift
+/// let output = BufferedOutput.standardOutput
+/// output.writeLine("Moved 3 cards.")
+/// output.flush()  // only needed mid-run, for streaming output such as `watch`
+/// ```
+final class BufferedOutput: Sendable {
+    /// The file descriptor written to.
+    let descriptor: Int32
+
+    /// Whether each write that contains a newline is flushed at once.
+    let isLineBuffered: Bool
+
+    private let capacity: Int
+    private let flushesBeforeWriting: BufferedOutput?
+    private let state = Mutex(State())
+
+    private struct State: ~Copyable {
+        var buffer: [UInt8] = []
+        var failure: Int32?
+    }
+
+    /// Creates a writer for `descriptor`.
+    ///
+    /// - Parameters:
+    ///   - descriptor: An open file descriptor; the writer does not close it.
+    ///   - isLineBuffered: Flush after each write containing a newline.
+    ///   - capacity: The buffered byte count that triggers a flush.
+    ///   - flushesBeforeWriting: Another writer to flush before each write to this one.
+    init(
+        descriptor: Int32,
+        isLineBuffered: Bool,
+        capacity: Int = 64 * 1024,
+        flushesBeforeWriting: BufferedOutput? = nil
+    ) {
+        self.descriptor = descriptor
+        self.isLineBuffered = isLineBuffered
+        self.capacity = max(capacity, 1)
+        self.flushesBeforeWriting = flushesBeforeWriting
+    }
+
+    /// The process's standard output.
+    static let standardOutput: BufferedOutput = {
+        _ = registerExitFlush
+        return BufferedOutput(
+            descriptor: STDOUT_FILENO, isLineBuffered: Terminal.isTerminal(STDOUT_FILENO))
+    }()
+
+    /// The process's standard error; writing to it flushes standard output first, and each
+    /// write is flushed at once.
+    static let standardError: BufferedOutput = {
+        _ = registerExitFlush
+        return BufferedOutput(
+            descriptor: STDERR_FILENO, isLineBuffered: true, capacity: 1,
+            flushesBeforeWriting: standardOutput)
+    }()
+
+    private static let registerExitFlush: Void = {
+        atexit {
+            BufferedOutput.flushStandardStreams()
+        }
+    }()
+
+    /// Flushes standard output and standard error.
+    static func flushStandardStreams() {
+        standardOutput.flush()
+        standardError.flush()
+    }
+
+    /// Appends `text` to the buffer, flushing as the buffering mode asks.
+    func write(_ text: String) {
+        guard !text.isEmpty else { return }
+        flushesBeforeWriting?.flush()
+        var utf8 = text
+        let shouldFlush = utf8.withUTF8 { bytes in
+            state.withLock { state in
+                state.buffer.append(contentsOf: bytes)
+                return state.buffer.count >= capacity || (isLineBuffered && bytes.contains(0x0A))
+            }
+        }
+        if shouldFlush { flush() }
+    }
+
+    /// Appends `text` and a newline.
+    func writeLine(_ text: String = "") {
+        write(text + "\n")
+    }
+
+    /// Writes everything buffered so far to the descriptor now.
+    ///
+    /// After a write fails (for example `EPIPE` when the reader went away) later output is
+    /// discarded; `failure` tells the `errno`.
+    func flush() {
+        state.withLock { state in
+            guard !state.buffer.isEmpty else { return }
+            defer { state.buffer.removeAll(keepingCapacity: true) }
+            guard state.failure == nil else { return }
+            state.failure = state.buffer.withUnsafeBytes { bytes in
+                SystemCalls.writeAll(descriptor, bytes)
+            }
+        }
+    }
+
+    /// The `errno` of the first failed write, if any.
+    var failure: Int32? {
+        state.withLock { $0.failure }
+    }
+}

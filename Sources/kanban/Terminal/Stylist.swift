@@ -1,0 +1,49 @@
+/// Applies `TextStyle`s to text as ANSI escape sequences, or leaves text alone when colour is off.
+///
+/// Make one per output stream at start-up and pass it to whatever renders:
+/// ```swift
+/// let stylist = Stylist(descriptor: STDOUT_FILENO, mode: colorMode, environment: environment)
+/// output.writeLine(stylist.apply(.bold, to: column.name))
+/// ```
+struct Stylist: Hashable, Sendable {
+    /// Whether escape sequences are written at all.
+    var isEnabled: Bool
+
+    /// How 24-bit colours are sent.
+    var depth: ColorDepth
+
+    /// Creates a stylist with a fixed decision.
+    init(isEnabled: Bool, depth: ColorDepth = .trueColor) {
+        self.isEnabled = isEnabled
+        self.depth = depth
+    }
+
+    /// Creates a stylist for the stream `descriptor`, deciding as `ColorMode.isColorEnabled`
+    /// does and taking the colour depth from the environment.
+    ///
+    /// - Parameters:
+    ///   - descriptor: The file descriptor written to, such as `STDOUT_FILENO`.
+    ///   - mode: The user's choice from `--color` / `--no-color`.
+    ///   - environment: The process environment.
+    init(descriptor: Int32, mode: ColorMode, environment: [String: String]) {
+        self.isEnabled = mode.isColorEnabled(
+            isTerminal: Terminal.isTerminal(descriptor), environment: environment)
+        self.depth = ColorDepth(environment: environment)
+    }
+
+    /// A stylist that never styles.
+    static let plain = Stylist(isEnabled: false)
+
+    /// The reset sequence, SGR 0.
+    static let reset = "\u{1B}[0m"
+
+    /// `text` wrapped in the escape sequences for `style` when colour is on, else `text` itself.
+    ///
+    /// Empty text stays empty. Styles do not nest: a reset inside `text` ends `style` early.
+    func apply(_ style: TextStyle, to text: String) -> String {
+        guard isEnabled, !text.isEmpty else { return text }
+        let parameters = style.sgrParameters(depth: depth)
+        guard !parameters.isEmpty else { return text }
+        return "\u{1B}[\(parameters)m\(text)\(Stylist.reset)"
+    }
+}
