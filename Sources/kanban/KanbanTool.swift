@@ -38,7 +38,7 @@ enum KanbanTool {
         let dispatcher = CommandDispatcher(root: root)
         let errorOutput = BufferedOutput.standardError
         do {
-            return try dispatcher.run(SearchCommand.preparing(arguments), environment: environment) { parsed in
+            return try dispatcher.run(preparing(arguments), environment: environment) { parsed in
                 let context = try CommandContext(arguments: parsed, environment: environment)
                 do {
                     guard let command = commands.first(where: { $0.spec.name == parsed.subcommandPath.first }) else {
@@ -57,6 +57,35 @@ enum KanbanTool {
             errorOutput.writeLine("error: \(error)")
             return .failure
         }
+    }
+}
+
+extension KanbanTool {
+    /// The command line with the two spellings the parser cannot tell apart on its own made plain:
+    /// negated search terms (`-label:bug`) and a label colour given as `--color '#e74c3c'` (the global
+    /// `--color` takes only auto, always or never, so a `#` value is meant for the label's `--colour`).
+    static func preparing(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let token = arguments[index]
+            if token == "--" {
+                result += arguments[index...]
+                break
+            }
+            if token == "--color", index + 1 < arguments.count, arguments[index + 1].hasPrefix("#") {
+                result += ["--colour", arguments[index + 1]]
+                index += 2
+                continue
+            }
+            if token.hasPrefix("--color=#") {
+                result.append("--colour=" + token.dropFirst("--color=".count))
+            } else {
+                result.append(token)
+            }
+            index += 1
+        }
+        return SearchCommand.preparing(result)
     }
 }
 

@@ -1,12 +1,12 @@
 /// `board.md`: parsing it into a ``Board`` and editing its `columns` and `labels` without touching the rest.
-struct BoardFile: Sendable {
-    static let path = "board.md"
+package struct BoardFile: Sendable {
+    package static let path = "board.md"
 
     var document: FrontmatterDocument
-    private(set) var board: Board
+    package private(set) var board: Board
 
     /// Parses `board.md`. Errors carry `board.md:line:column`.
-    init(bytes: [UInt8]) throws(KanbanError) {
+    package init(bytes: [UInt8]) throws(KanbanError) {
         do {
             document = try FrontmatterDocument(bytes: bytes)
         } catch {

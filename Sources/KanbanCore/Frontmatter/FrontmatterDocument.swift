@@ -4,7 +4,7 @@
 /// The document keeps the file's bytes. Reading parses the frontmatter once; the body is
 /// decoded only when asked for. Edits rewrite only the lines they change, so `bytes()` after
 /// no edits is the input, byte for byte, and after an edit differs only where the edit is.
-struct FrontmatterDocument: Sendable {
+package struct FrontmatterDocument: Sendable {
     /// Where one top-level entry is in `storage`.
     private struct EntryRecord: Sendable {
         /// Offset of the start of the key's line.

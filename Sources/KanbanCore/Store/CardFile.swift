@@ -1,22 +1,22 @@
 import Foundation
 
 /// Where a card file is on the board, known from its path alone before the file is read.
-struct CardFile: Sendable, Hashable {
+package struct CardFile: Sendable, Hashable {
     /// Path relative to the board directory.
-    var path: String
+    package var path: String
     /// The card's identity: the file name without `.md` (and without the archive date prefix).
-    var slug: String
+    package var slug: String
     /// The column directory for active cards; nil for archived ones.
-    var directoryColumn: String?
+    package var directoryColumn: String?
     /// `YYYY-MM-DD` for archived cards named that way.
-    var archivedOn: String?
+    package var archivedOn: String?
 
-    var isArchived: Bool { directoryColumn == nil }
+    package var isArchived: Bool { directoryColumn == nil }
 
     /// Whether a directory entry named `name` is a card rather than editor litter: it ends in `.md` and is not
     /// hidden (`.x.md.swp`, `.#x.md`), a backup (`x.md~`) or an autosave (`#x.md#`). Vim's `4913` probe and
     /// anything else not ending in `.md` is not a card either.
-    static func isCardFileName(_ name: String) -> Bool {
+    package static func isCardFileName(_ name: String) -> Bool {
         let bytes = name.utf8
         guard bytes.count > 3, name.hasSuffix(".md") else { return false }
         guard let first = bytes.first, first != UInt8(ascii: "."), first != UInt8(ascii: "#") else { return false }
@@ -24,12 +24,12 @@ struct CardFile: Sendable, Hashable {
     }
 
     /// The card file for `name` in column directory `column`.
-    static func active(name: String, column: String) -> CardFile {
+    package static func active(name: String, column: String) -> CardFile {
         CardFile(path: "cards/\(column)/\(name)", slug: String(name.dropLast(3)), directoryColumn: column, archivedOn: nil)
     }
 
     /// The card file for `name` in `archive/`: `YYYY-MM-DD-slug.md`, or a plain `slug.md` put there by hand.
-    static func archived(name: String) -> CardFile {
+    package static func archived(name: String) -> CardFile {
         let stem = String(name.dropLast(3))
         let bytes = Array(stem.utf8)
         func digit(_ index: Int) -> Bool { bytes[index] >= 0x30 && bytes[index] <= 0x39 }
@@ -43,10 +43,10 @@ struct CardFile: Sendable, Hashable {
 }
 
 /// Turns a card file's bytes into a ``Card``.
-enum CardReader {
+package enum CardReader {
     /// The card, or an error with `path:line:column` when the file cannot be parsed or a known key has a value
     /// of the wrong kind. Also returns the parsed document, which edits start from.
-    static func read(_ bytes: [UInt8], file: CardFile, includeBody: Bool) throws(KanbanError) -> (Card, FrontmatterDocument) {
+    package static func read(_ bytes: [UInt8], file: CardFile, includeBody: Bool) throws(KanbanError) -> (Card, FrontmatterDocument) {
         let document: FrontmatterDocument
         do {
             document = try FrontmatterDocument(bytes: bytes)

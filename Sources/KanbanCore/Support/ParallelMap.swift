@@ -3,8 +3,8 @@ import Foundation
 import Synchronization
 
 /// Maps a collection on every core, keeping the order.
-enum ParallelMap {
-    static func map<T: Sendable, R: Sendable>(_ items: [T], minimumChunk: Int = 64, _ transform: @Sendable (T) -> R) -> [R] {
+package enum ParallelMap {
+    package static func map<T: Sendable, R: Sendable>(_ items: [T], minimumChunk: Int = 64, _ transform: @Sendable (T) -> R) -> [R] {
         if items.count < minimumChunk * 2 { return items.map(transform) }
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let chunkCount = min(items.count / minimumChunk, workers * 8)

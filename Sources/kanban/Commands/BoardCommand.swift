@@ -10,7 +10,7 @@ enum BoardCommand: KanbanCommand {
             The columns are fitted to the terminal's width (when the output is not a terminal, to $COLUMNS, else \
             80). Each column shows its name and card count, then its cards in board order: the title (wrapped, at \
             most three lines, then cut with '…'), the label tags, and the slug, dimmed, by which other commands \
-            name the card. Collapsed columns are drawn narrow, with their name and count only. Directories under \
+            name the card (a slug cut short still names it when what is shown is a unique prefix). Collapsed columns are drawn narrow, with their name and count only. Directories under \
             cards/ that board.md does not declare come last, marked (undeclared), when they hold cards.
 
             Columns are never narrower than 16 characters while they share the width: when they do not all fit, \

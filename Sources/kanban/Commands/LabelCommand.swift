@@ -94,6 +94,9 @@ enum LabelCommand: KanbanCommand {
             }))
             return .success
         }
+        if labels.isEmpty && !context.isQuiet {
+            context.errorOutput.writeLine("no labels; add one with 'kanban label add ID [NAME]'")
+        }
         let stylist = context.stylist
         let idWidth = min(32, labels.map { $0.id.terminalWidth }.max() ?? 0)
         let nameWidth = min(40, labels.map { $0.name.terminalWidth }.max() ?? 0)

@@ -85,7 +85,8 @@ enum SearchCommand: KanbanCommand {
             if let number = hit.match.lineNumber {
                 line += stylist.apply(.dim, to: "  \(number): ") + highlighted(hit.match, stylist: stylist)
             }
-            context.print(line)
+            // On a terminal a result stays on one line; piped output keeps whole lines for scripts.
+            context.print(context.isOutputTerminal ? line.truncated(toWidth: context.width) : line)
         }
         return hits.isEmpty ? .failure : .success
     }

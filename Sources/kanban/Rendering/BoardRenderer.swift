@@ -5,12 +5,12 @@ import KanbanCore
 /// ```
 /// Lumen 2.0 Launch
 ///
-/// Backlog │ To Do (5)          │ Done (6)
-/// ────────┼────────────────────┼────────────────────
-/// (5)     │ Notarize and sign  │ New app icon
-///         │ the macOS build    │ [design]
-///         │ [infra]            │ new-app-icon
-///         │ notarize-and-sign… │
+/// Backlog │ To Do (5)                │ Done (6)
+/// ────────┼──────────────────────────┼─────────────────────────
+/// (5)     │ Notarize and sign the    │ Accessibility audit of
+///         │ macOS build              │ the main window
+///         │ [infra]                  │ [design] [bug]
+///         │ notarize-and-sign-the-m… │ accessibility-audit-of-…
 /// ```
 ///
 /// A column has a header (its name and card count), a rule, then its cards in board order: the title wrapped to
