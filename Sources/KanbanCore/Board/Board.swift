@@ -20,15 +20,16 @@ public struct Board: Sendable, Hashable {
         self.fields = fields
     }
 
-    /// The text new cards start with: what stands under a `## Card Template` heading (up to the next heading of
-    /// level one or two), or the whole body when there is no such heading, as SimpleKanban does.
+    /// The text new cards start with: what stands under a `## Card Template` heading (its own `##` sections
+    /// included, up to the next level-one `# ` heading), or the whole body when there is no such heading,
+    /// as SimpleKanban does.
     public var cardTemplate: String {
         let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
         guard let heading = lines.firstIndex(where: { isTemplateHeading($0) }) else {
             return body.trimmingBlankLines()
         }
         var end = lines.index(after: heading)
-        while end < lines.endIndex, !(lines[end].hasPrefix("# ") || lines[end].hasPrefix("## ")) {
+        while end < lines.endIndex, !lines[end].hasPrefix("# ") {
             end = lines.index(after: end)
         }
         return lines[lines.index(after: heading)..<end].joined(separator: "\n").trimmingBlankLines()

@@ -18,7 +18,7 @@ public enum Slug {
             pendingHyphen = false
             slug.append(text)
         }
-        for scalar in title.decomposedStringWithCanonicalMapping.unicodeScalars {
+        for scalar in title.decomposedStringWithCompatibilityMapping.unicodeScalars {
             if scalar.properties.generalCategory == .nonspacingMark { continue }
             switch scalar {
             case "a"..."z", "0"..."9":

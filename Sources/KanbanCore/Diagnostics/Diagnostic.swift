@@ -33,6 +33,8 @@ public struct Diagnostic: Sendable, Hashable {
         case overLongKey = "over-long-key"
         /// A card file without frontmatter (it still loads, placed after the positioned cards).
         case missingFrontmatter = "missing-frontmatter"
+        /// A card whose frontmatter has no `title` (its title comes from a heading or the file name).
+        case missingTitle = "missing-title"
         /// A card without a `position` (placed after the positioned cards).
         case missingPosition = "missing-position"
         /// A file or link that points outside the board directory.

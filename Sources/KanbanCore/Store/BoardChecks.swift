@@ -8,14 +8,9 @@ enum BoardChecks {
             diagnostics.append(Diagnostic(.warning, .undeclaredColumn, at: SourceLocation(path: "cards/\(id)/"),
                                           "directory is not a column declared in board.md; add it with 'kanban column add \(id)' or move its cards"))
         }
-        let declaredLabels = Set(board.labels.map(\.id))
         var firstBySlug: [String: Card] = [:]
         var firstByPosition: [String: Card] = [:]
         for card in snapshot.cards {
-            for label in card.labels where !declaredLabels.contains(label) {
-                diagnostics.append(Diagnostic(.warning, .undeclaredLabel, at: SourceLocation(path: card.path),
-                                              "label '\(label)' is not declared in board.md"))
-            }
             if let other = firstBySlug[card.slug] {
                 let severity: Diagnostic.Severity = card.isArchived || other.isArchived ? .warning : .error
                 if !(card.isArchived && other.isArchived) {

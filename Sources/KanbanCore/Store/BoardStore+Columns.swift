@@ -86,6 +86,11 @@ extension BoardStore {
                     throw KanbanError(.invalidCard, "cannot move a card that does not parse: \(diagnostic.message)", at: diagnostic.location)
                 }
                 let cards = loaded.compactMap(\.card).sorted(by: Card.precedes)
+                // Check every destination first, so that a clash leaves the board as it was.
+                for card in cards where FileSystem.exists(directory + "/cards/\(target)/\(card.slug).md") {
+                    throw KanbanError(.alreadyExists, "column '\(target)' already has a card '\(card.slug)'; rename or move one of them first (nothing was changed)",
+                                      at: SourceLocation(path: "cards/\(target)/\(card.slug).md"))
+                }
                 for card in cards {
                     let source = CardFile.active(name: card.slug + ".md", column: id)
                     var (current, document) = try readCard(source, includeBody: false)

@@ -6,13 +6,21 @@ extension BoardStore {
         let trimmed = reference.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw KanbanError(.invalidArgument, "a card reference cannot be empty") }
         if trimmed.contains("/") || trimmed.hasSuffix(".md") {
+            let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
+            // `todo/fix-login` names a card by column and slug.
+            if parts.count == 2, parts[0] != "cards", parts[0] != "archive", parts[0] != "..", Column.isValidID(String(parts[0])),
+               Slug.isValid(String(parts[1])) {
+                let name = parts[1].hasSuffix(".md") ? String(parts[1]) : parts[1] + ".md"
+                return try resolvePath("cards/\(parts[0])/\(name)")
+            }
             return try resolvePath(trimmed)
         }
         guard Slug.isValid(trimmed) else {
             throw KanbanError(.cardNotFound, "no card matches '\(trimmed)'")
         }
         let board = try loadBoard()
-        let files = try listCardFiles(scope, columns: nil, board: board).files
+        let listing = try listCardFiles(scope, columns: nil, board: board)
+        let files = listing.files
         let exact = files.filter { $0.slug == trimmed }
         if exact.count == 1 { return exact[0] }
         if exact.count > 1 {
@@ -24,6 +32,10 @@ extension BoardStore {
         if prefixed.count > 1 {
             let slugs = Array(Set(prefixed.map(\.slug))).sorted { $0.utf8Precedes($1) }
             throw KanbanError(.ambiguousCard, "'\(trimmed)' matches \(prefixed.count) cards", candidates: slugs)
+        }
+        if let link = listing.diagnostics.first(where: { $0.code == .outsideBoard && ($0.location.path as NSString).lastPathComponent.hasPrefix(trimmed) }) {
+            throw KanbanError(.outsideBoard, "'\(trimmed)' is a link that points outside the board directory; it is not followed",
+                              at: link.location)
         }
         let near = files.map(\.slug).filter { $0.contains(trimmed) }.sorted { $0.utf8Precedes($1) }
         let place = scope == .archived ? "in the archive" : scope == .all ? "on the board or in the archive" : "on the board"

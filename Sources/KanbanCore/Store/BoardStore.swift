@@ -96,7 +96,7 @@ public final class BoardStore: Sendable {
     public func load(_ scope: CardScope = .active, columns: Set<String>? = nil, includeBodies: Bool = false) throws(KanbanError) -> BoardSnapshot {
         let board = try loadBoard()
         let listing = try listCardFiles(scope, columns: columns, board: board)
-        let loaded = CardLoader.load(listing.files, root: directory, includeBodies: includeBodies)
+        let loaded = CardLoader.load(listing.files, root: directory, includeBodies: includeBodies, labels: Set(board.labels.map(\.id)))
         var cards: [Card] = []
         cards.reserveCapacity(loaded.count)
         var diagnostics = listing.diagnostics

@@ -10,11 +10,12 @@ struct LoadedCard: Sendable {
 /// Reads many card files at once, on every core, parsing frontmatter and leaving bodies unread unless asked.
 enum CardLoader {
     /// Loads `files` (paths relative to `root`), keeping their order in the result.
-    static func load(_ files: [CardFile], root: String, includeBodies: Bool) -> [LoadedCard] {
-        ParallelMap.map(files, minimumChunk: 16) { loadOne($0, root: root, includeBodies: includeBodies) }
+    /// - Parameter labels: The board's declared labels, to report undeclared ones where they stand; nil skips that check.
+    static func load(_ files: [CardFile], root: String, includeBodies: Bool, labels: Set<String>? = nil) -> [LoadedCard] {
+        ParallelMap.map(files, minimumChunk: 16) { loadOne($0, root: root, includeBodies: includeBodies, labels: labels) }
     }
 
-    static func loadOne(_ file: CardFile, root: String, includeBodies: Bool) -> LoadedCard {
+    static func loadOne(_ file: CardFile, root: String, includeBodies: Bool, labels: Set<String>? = nil) -> LoadedCard {
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readFile(root + "/" + file.path)
@@ -28,6 +29,17 @@ enum CardLoader {
             if let markerLine {
                 diagnostics.append(Diagnostic(.error, .conflictMarkers, at: SourceLocation(path: file.path, line: markerLine, column: 1),
                                               "git conflict markers left in the card"))
+            }
+            if let labels {
+                for label in card.labels where !labels.contains(label) {
+                    let place = document.location(ofKey: "labels")
+                    diagnostics.append(Diagnostic(.warning, .undeclaredLabel, at: SourceLocation(path: file.path, line: place?.line, column: place?.column),
+                                                  "label '\(label)' is not declared in board.md"))
+                }
+            }
+            if card.hasFrontmatter && document.value(forKey: "title") == nil {
+                diagnostics.append(Diagnostic(.warning, .missingTitle, at: SourceLocation(path: file.path, line: 1, column: 1),
+                                              "card has no 'title'; its title comes from \(CardReader.heading(in: document.body) == nil ? "the file name" : "its first heading")"))
             }
             if !card.hasFrontmatter {
                 diagnostics.append(Diagnostic(.warning, .missingFrontmatter, at: SourceLocation(path: file.path, line: 1, column: 1),

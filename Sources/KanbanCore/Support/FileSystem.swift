@@ -112,7 +112,13 @@ enum FileSystem {
         if unlink(source) != 0 { throw error("remove", source, errno: errno) }
     }
 
+    /// Creates the directory and any missing parents (a fresh clone has no empty column directories).
     static func makeDirectory(_ path: String) throws(KanbanError) {
+        if mkdir(path, 0o755) == 0 || errno == EEXIST { return }
+        guard errno == ENOENT else { throw error("create directory", path, errno: errno) }
+        let parent = (path as NSString).deletingLastPathComponent
+        guard !parent.isEmpty, parent != path else { throw error("create directory", path, errno: ENOENT) }
+        try makeDirectory(parent)
         if mkdir(path, 0o755) != 0 && errno != EEXIST { throw error("create directory", path, errno: errno) }
     }
 

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+@testable import KanbanCore
+
+/// ``BoardStore/repair()``: fixing what is safe to fix, keeping the order people see.
+@Suite struct BoardStoreRepairTests {
+    private static let repairedCodes: Set<Diagnostic.Code> = [.staleColumn, .missingFrontmatter, .missingPosition,
+                                                              .duplicatePosition, .overLongKey]
+
+    @Test(arguments: [TemporaryBoard.Source.fixture("simplekanban"), .fixture("messy"), .sample])
+    func repairKeepsTheOrderAndLeavesNothingItCouldFix(source: TemporaryBoard.Source) throws {
+        try withTemporaryBoard(source) { board in
+            let store = try board.store()
+            let order = try store.load().cards.map(\.path)
+            let before = try board.snapshot()
+            let (repairs, change) = try store.repair()
+            #expect(!repairs.isEmpty)
+            #expect(TemporaryBoard.changedPaths(from: before, to: try board.snapshot()) == Set(change.paths))
+            #expect(Set(repairs.map(\.path)).isSubset(of: Set(change.writtenPaths)))
+            #expect(try store.load().cards.map(\.path) == order, "the order people see does not change")
+            let left = try store.check().filter { Self.repairedCodes.contains($0.code) }
+            #expect(left.isEmpty, "\(left.map(\.description))")
+            for column in try store.load().columnIDs {
+                let keys = try store.load().cards(inColumn: column).map(\.position)
+                #expect(keys.allSatisfy { $0 != nil })
+                let present = keys.compactMap { $0 }
+                #expect(zip(present, present.dropFirst()).allSatisfy { $0.utf8Precedes($1) }, "\(column): \(present)")
+            }
+        }
+    }
+
+    @Test func repairingTwiceChangesNothingTheSecondTime() throws {
+        try withTemporaryBoard(.fixture("messy")) { board in
+            let store = try board.store()
+            _ = try store.repair()
+            let before = try board.snapshot()
+            let (repairs, change) = try store.repair()
+            #expect(repairs.isEmpty)
+            #expect(change.paths.isEmpty)
+            #expect(try board.snapshot() == before)
+        }
+    }
+
+    @Test func repairFixesTheMessyBoardsCardsAndLeavesTheRestForAPerson() throws {
+        try withTemporaryBoard(.fixture("messy")) { board in
+            let store = try board.store()
+            let untouched = ["cards/doing/unclosed.md", "cards/todo/dup.md", "cards/done/dup.md", "cards/someday/learn-rust.md",
+                             "cards/doing/undeclared-label.md", "cards/done/ship-v1.md", "cards/todo/fix-login.md~",
+                             "cards/todo/notes.txt", "board.md"]
+            let kept = try untouched.map { try board.bytes($0) }
+            let (repairs, _) = try store.repair()
+            #expect(try untouched.map { try board.bytes($0) } == kept)
+            let byPath = Dictionary(grouping: repairs, by: \.path)
+            #expect(byPath["cards/done/moved-by-hand.md"]?.map(\.code) == [.staleColumn])
+            #expect(byPath["cards/doing/call-the-plumber.md"]?.map(\.code) == [.missingFrontmatter])
+            #expect(byPath["cards/done/write-changelog.md"]?.map(\.code) == [.duplicatePosition])
+
+            let moved = try store.card("moved-by-hand")
+            #expect(moved.columnField == "done")
+            let plumber = try store.card("call-the-plumber")
+            #expect(plumber.hasFrontmatter)
+            #expect(plumber.title == "Call the plumber")
+            #expect(plumber.columnField == "doing")
+            #expect(plumber.created == fixedNow)
+            #expect(plumber.body == "# Call the plumber\n\nThe kitchen tap drips.\n")
+            #expect(try store.check().map(\.code).sorted { $0.rawValue < $1.rawValue }
+                == [.duplicateSlug, .invalidFile, .undeclaredColumn, .undeclaredLabel])
+        }
+    }
+
+    @Test func repairRewritesOnlyThePositionLineOfACardWithASharedPosition() throws {
+        try withTemporaryBoard(.fixture("simplekanban")) { board in
+            let store = try board.store()
+            let path = "cards/todo/update-pricing-page.md"
+            let old = lines(of: try board.bytes(path))
+            let (repairs, _) = try store.repair()
+            #expect(Set(repairs.map(\.path)) == ["cards/todo/update-pricing-page.md", "cards/done/compress-hero-images.md",
+                                                 "cards/done/set-up-staging-site.md"])
+            #expect(repairs.allSatisfy { $0.code == .duplicatePosition })
+            let new = lines(of: try board.bytes(path))
+            #expect(new.count == old.count)
+            #expect(Set(zip(old, new).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)) == [3])
+            #expect(try board.text(path).hasSuffix("- [ ] Comparison table"), "no final newline is added")
+        }
+    }
+
+    @Test func repairShortensAnOverLongKey() throws {
+        try withTemporaryBoard(.fixture("simplekanban")) { board in
+            try board.write(Fixtures.cardBytes("long-key.md"), to: "cards/todo/long-key.md")
+            let store = try board.store()
+            let (repairs, _) = try store.repair()
+            #expect(repairs.first { $0.path == "cards/todo/long-key.md" }?.code == .overLongKey)
+            let position = try #require(try store.card("long-key").position)
+            #expect(!OrderKey.isOverLong(position))
+            #expect(try store.load().slugs(inColumn: "todo").first == "long-key")
+        }
+    }
+}
