@@ -14,7 +14,7 @@ enum BoardChecks {
             if let other = firstBySlug[card.slug] {
                 let severity: Diagnostic.Severity = card.isArchived || other.isArchived ? .warning : .error
                 if !(card.isArchived && other.isArchived) {
-                    diagnostics.append(Diagnostic(severity, .duplicateSlug, at: SourceLocation(path: card.path),
+                    diagnostics.append(Diagnostic(severity, .duplicateSlug, at: SourceLocation(path: card.path, line: 1, column: 1),
                                                   "slug '\(card.slug)' is also used by \(other.path)"))
                 }
             } else {
@@ -23,7 +23,7 @@ enum BoardChecks {
             if !card.isArchived, let position = card.position {
                 let key = card.column + "\u{0}" + position
                 if let other = firstByPosition[key] {
-                    diagnostics.append(Diagnostic(.warning, .duplicatePosition, at: SourceLocation(path: card.path),
+                    diagnostics.append(Diagnostic(.warning, .duplicatePosition, at: SourceLocation(path: card.path, line: 1, column: 1),
                                                   "position '\(position)' is also used by \(other.path); ties are ordered by slug"))
                 } else {
                     firstByPosition[key] = card

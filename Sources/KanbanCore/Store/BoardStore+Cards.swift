@@ -40,7 +40,7 @@ extension BoardStore {
     /// Makes a new card in SimpleKanban's layout.
     /// - Parameters:
     ///   - title: The title; the slug is made from it, with `-2`, `-3`... when taken anywhere on the board.
-    ///   - column: The column id; the first column when nil.
+    ///   - column: The column id; when nil, the column of the card named by `placement`, else the first column.
     ///   - labels: Label ids, which `board.md` must declare.
     ///   - body: The body; the board's card template when nil.
     ///   - placement: Where in the column; the bottom by default.
@@ -53,7 +53,15 @@ extension BoardStore {
         guard !title.contains("\n") else { throw KanbanError(.invalidArgument, "a card title must be one line") }
         return try withLock { () throws(KanbanError) -> BoardChange in
             let board = try loadBoard()
-            let columnID = column ?? board.columns[0].id
+            var columnID = column ?? board.columns[0].id
+            if column == nil {
+                switch placement {
+                case .before(let other), .after(let other):
+                    columnID = try readCard(try resolve(other, in: .active), includeBody: false).card.column
+                case .top, .bottom:
+                    break
+                }
+            }
             try requireColumn(columnID, in: board)
             try requireLabels(labels, in: board)
             let slug = Slug.unique(Slug.make(from: title), isTaken: Set(try slugsInUse(board: board)).contains)

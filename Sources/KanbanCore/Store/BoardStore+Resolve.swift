@@ -37,7 +37,14 @@ extension BoardStore {
             throw KanbanError(.outsideBoard, "'\(trimmed)' is a link that points outside the board directory; it is not followed",
                               at: link.location)
         }
-        let near = files.map(\.slug).filter { $0.contains(trimmed) }.sorted { $0.utf8Precedes($1) }
+        // Close matches: slugs containing what was typed, then slugs a typo or two away.
+        var near = files.map(\.slug).filter { $0.contains(trimmed) }.sorted { $0.utf8Precedes($1) }
+        let limit = max(1, min(4, trimmed.count / 4))
+        let typos = files.map(\.slug).filter { !near.contains($0) && abs($0.count - trimmed.count) <= limit }
+            .map { (slug: $0, distance: EditDistance.between($0, trimmed)) }
+            .filter { $0.distance <= limit }
+            .sorted { $0.distance != $1.distance ? $0.distance < $1.distance : $0.slug.utf8Precedes($1.slug) }
+        near = typos.map(\.slug) + near
         let place = scope == .archived ? "in the archive" : scope == .all ? "on the board or in the archive" : "on the board"
         throw KanbanError(.cardNotFound, "no card \(place) matches '\(trimmed)'", candidates: Array(near.prefix(5)))
     }

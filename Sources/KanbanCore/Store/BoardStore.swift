@@ -133,6 +133,20 @@ public final class BoardStore: Sendable {
         return try readCard(file, includeBody: true).card
     }
 
+    /// The path (relative to the board) of the card `reference` names, without reading the file, so that a card
+    /// that does not parse can still be shown raw or opened in an editor.
+    /// - Throws: The same errors as ``card(_:in:)`` except ``KanbanError/Code/invalidCard``.
+    public func path(of reference: String, in scope: CardScope = .active) throws(KanbanError) -> String {
+        try resolve(reference, in: scope).path
+    }
+
+    /// The bytes of the file at `path` (relative to the board), exactly as on disk.
+    public func contents(atPath path: String) throws(KanbanError) -> [UInt8] {
+        let full = directory + "/" + path
+        guard isInsideBoard(full) else { throw KanbanError(.outsideBoard, "'\(path)' is outside the board directory") }
+        return try FileSystem.readFile(full)
+    }
+
     /// The body of `card`, read from its file when the card was loaded without it.
     public func body(of card: Card) throws(KanbanError) -> String {
         if let body = card.body { return body }

@@ -20,7 +20,7 @@ enum CardLoader {
         do {
             bytes = try FileSystem.readFile(root + "/" + file.path)
         } catch {
-            return LoadedCard(card: nil, diagnostics: [Diagnostic(.error, .invalidFile, at: SourceLocation(path: file.path), error.message)])
+            return LoadedCard(card: nil, diagnostics: [Diagnostic(.error, .invalidFile, at: SourceLocation(path: file.path, line: 1, column: 1), error.message)])
         }
         let markerLine = conflictMarkerLine(in: bytes)
         do {

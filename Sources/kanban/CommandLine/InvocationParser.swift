@@ -156,15 +156,13 @@ struct InvocationParser {
     }
 
     /// Whether `token` is an option rather than a value: `--x`, or `-` and a letter.
-    /// A dash and a digit or dot (`-1`, `-.5`) is a value unless that digit is a declared short name.
+    /// Anything else after a dash (`-1`, `-.5`, `- item`) is a value unless it is a declared short name.
     private func looksLikeOption(_ token: String) -> Bool {
         guard token.count >= 2, token.hasPrefix("-") else { return false }
         let second = token[token.index(after: token.startIndex)]
         if second == "-" { return token.count > 2 }
-        if second.isNumber || second == "." {
-            return optionsInScope.contains { $0.shortName == second }
-        }
-        return true
+        if second.isLetter && second.isASCII { return true }
+        return optionsInScope.contains { $0.shortName == second }
     }
 
     // MARK: Scope

@@ -14,34 +14,38 @@ enum EditCommand: KanbanCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
         let store = try context.store()
-        let card = try store.card(context.cardReference(arguments.argument("card") ?? ""), in: .all)
-        return try edit(card, store: store, context: context)
+        // A card that does not parse can be opened too: the editor is how it gets fixed.
+        return try edit(path: store.path(of: context.cardReference(arguments.argument("card") ?? ""), in: .all),
+                        store: store, context: context)
     }
 
     /// Opens `card` in the editor and checks the file afterwards.
     static func edit(_ card: Card, store: BoardStore, context: CommandContext) throws -> ExitCode {
+        try edit(path: card.path, store: store, context: context)
+    }
+
+    /// Opens the card file at `path` (relative to the board) in the editor and checks it afterwards.
+    static func edit(path cardPath: String, store: BoardStore, context: CommandContext) throws -> ExitCode {
         let editor = [context.environment["VISUAL"], context.environment["EDITOR"]]
             .compactMap { $0 }.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "vi"
-        let path = store.directory + "/" + card.path
+        let path = store.directory + "/" + cardPath
         context.output.flush()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // The editor may carry arguments (`code --wait`), so the shell splits it; the path is passed separately.
-        process.arguments = ["-c", "\(editor) \"$1\"", "kanban-edit", path]
-        do {
-            try process.run()
-        } catch {
-            throw CommandFailure(message: "cannot start the editor '\(editor)': \(error.localizedDescription)")
+        switch SystemCalls.runShell("\(editor) \"$1\"", arguments: [path]) {
+        case .failure(let failure):
+            throw CommandFailure(message: "cannot start the editor '\(editor)': \(String(cString: strerror(failure.code)))")
+        case .success(127):
+            throw CommandFailure(message: "cannot run the editor '\(editor)': command not found; set VISUAL or EDITOR")
+        case .success(let status) where status != 0:
+            throw CommandFailure(message: "the editor '\(editor)' exited with status \(status); the card is as the editor left it")
+        case .success:
+            break
         }
-        process.waitUntilExit()
-        if process.terminationStatus != 0 {
-            throw CommandFailure(message: "the editor '\(editor)' exited with status \(process.terminationStatus); the card is as the editor left it")
-        }
         do {
-            _ = try store.card(card.path, in: .all)
+            _ = try store.card(cardPath, in: .all)
         } catch {
             context.report(error)
-            context.errorOutput.writeLine("  The file is kept as you wrote it; run 'kanban edit \(card.path)' to fix it.")
+            context.errorOutput.writeLine("  The file is kept as you wrote it; run 'kanban edit \(cardPath)' to fix it.")
             return .failure
         }
         return .success

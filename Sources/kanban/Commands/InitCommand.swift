@@ -24,9 +24,15 @@ enum InitCommand: KanbanCommand {
         let specification = arguments.value("columns") ?? ""
         var columns: [Column] = []
         for part in specification.split(separator: ",") {
-            let pieces = part.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pieces = part.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             guard let id = pieces.first, !id.isEmpty else {
                 throw arguments.usageError("--columns takes 'id:Name' pairs separated by commas, such as 'todo:To Do,done:Done'")
+            }
+            guard Column.isValidID(id) else {
+                throw arguments.usageError("'\(id)' cannot be a column id: use letters, digits, '-', '_' or '.', starting with a letter or digit")
+            }
+            guard !columns.contains(where: { $0.id == id }) else {
+                throw arguments.usageError("column id '\(id)' is given twice in --columns")
             }
             columns.append(Column(id: id, name: pieces.count > 1 && !pieces[1].isEmpty ? pieces[1] : id))
         }

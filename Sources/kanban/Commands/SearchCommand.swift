@@ -59,7 +59,11 @@ enum SearchCommand: KanbanCommand {
         let query: CardQuery
         if let pattern = arguments.value("regex") {
             guard words.isEmpty else { throw arguments.usageError("give either a query or --regex, not both") }
-            query = try CardQuery(regularExpression: pattern)
+            do {
+                query = try CardQuery(regularExpression: pattern)
+            } catch {
+                throw arguments.usageError(error.message)
+            }
         } else {
             guard !words.isEmpty else { throw arguments.usageError("missing argument '<query>'") }
             do {
@@ -81,7 +85,8 @@ enum SearchCommand: KanbanCommand {
         for hit in hits {
             let column = hit.card.isArchived ? "archive" : hit.card.column
             var line = stylist.apply(.dim, to: column.padded(toWidth: columnWidth)) + "  "
-                + stylist.apply(.cyan, to: hit.card.slug.padded(toWidth: slugWidth)) + "  " + hit.card.title
+                + stylist.apply(.cyan, to: hit.card.slug.padded(toWidth: slugWidth)) + "  "
+                + (hit.match.lineNumber == nil ? highlighted(hit.match, stylist: stylist) : hit.card.title)
             if let number = hit.match.lineNumber {
                 line += stylist.apply(.dim, to: "  \(number): ") + highlighted(hit.match, stylist: stylist)
             }

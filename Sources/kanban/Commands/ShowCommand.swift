@@ -14,12 +14,14 @@ enum ShowCommand: KanbanCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
         let store = try context.store()
-        let card = try store.card(context.cardReference(arguments.argument("card") ?? ""), in: .all)
+        let reference = context.cardReference(arguments.argument("card") ?? "")
         if arguments.flag("raw") {
-            let bytes = try store.contents(of: card)
+            // Raw output works for a card that does not parse too: it is how you see what is wrong.
+            let bytes = try store.contents(atPath: store.path(of: reference, in: .all))
             context.output.write(String(decoding: bytes, as: UTF8.self))
             return .success
         }
+        let card = try store.card(reference, in: .all)
         if arguments.flag("json") {
             context.printJSON(JSON(card: card, includeBody: true))
             return .success

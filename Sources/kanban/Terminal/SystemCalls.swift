@@ -39,4 +39,28 @@ enum SystemCalls {
         }
         return nil
     }
+
+    /// Runs `/bin/sh -c script kanban arguments...` on this process's standard streams and waits for it, as
+    /// `git` runs an editor. posix_spawn rather than Foundation's Process, which can crash on Linux.
+    /// - Returns: The exit status (128 + the signal number when killed), or the `errno` when it could not start.
+    static func runShell(_ script: String, arguments: [String]) -> Result<Int32, SpawnFailure> {
+        let words = ["/bin/sh", "-c", script, "kanban"] + arguments
+        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
+        argv.append(nil)
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ)
+        guard spawned == 0 else { return .failure(SpawnFailure(code: spawned)) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return .failure(SpawnFailure(code: errno)) }
+        }
+        let signal = status & 0x7F
+        return .success(signal == 0 ? (status >> 8) & 0xFF : 128 + signal)
+    }
+}
+
+/// Why a child process could not be started or waited for: the `errno`.
+struct SpawnFailure: Error {
+    var code: Int32
 }

@@ -55,7 +55,7 @@ import Testing
             #expect(slug.message.contains("cards/todo/dup.md"))
 
             let position = try #require(byCode[.duplicatePosition]?.first)
-            #expect(Finding(position) == Finding(.duplicatePosition, .warning, "cards/done/write-changelog.md"))
+            #expect(Finding(position) == Finding(.duplicatePosition, .warning, "cards/done/write-changelog.md", line: 1))
 
             let plumber = try #require(byCode[.missingFrontmatter]?.first)
             #expect(plumber.location.path == "cards/doing/call-the-plumber.md")
@@ -96,9 +96,9 @@ import Testing
         try withTemporaryBoard(.fixture("simplekanban")) { board in
             let findings = Set(try board.store().check().map(Finding.init))
             #expect(findings == [
-                Finding(.duplicatePosition, .warning, "cards/todo/update-pricing-page.md"),
-                Finding(.duplicatePosition, .warning, "cards/done/compress-hero-images.md"),
-                Finding(.duplicatePosition, .warning, "cards/done/set-up-staging-site.md"),
+                Finding(.duplicatePosition, .warning, "cards/todo/update-pricing-page.md", line: 1),
+                Finding(.duplicatePosition, .warning, "cards/done/compress-hero-images.md", line: 1),
+                Finding(.duplicatePosition, .warning, "cards/done/set-up-staging-site.md", line: 1),
             ])
         }
     }

@@ -28,7 +28,8 @@ import Testing
 /// | `VISUAL`, `NO_COLOR`, `KANBAN_BOARD` | unset |
 ///
 /// `environment` entries are laid over that; a value of ``unsetVariable`` removes the variable instead.
-/// Standard input is `/dev/null` unless `stdin` is given; standard output and error are pipes.
+/// Standard input is `/dev/null`, or a file holding `stdin` when given (never a pipe: a child that exits without
+/// reading it must not kill the test process with SIGPIPE); standard output and error are pipes.
 enum KanbanProcess {
     /// Pass as an `environment` value to remove the variable from the child's environment.
     static let unsetVariable = "\u{0}unset"
@@ -138,10 +139,14 @@ enum KanbanProcess {
 
     /// Runs `kanban` with `arguments` and waits for it.
     ///
+    /// The child is started with `posix_spawn`, not Foundation's `Process`, whose `run()` crashes now and then on
+    /// Linux when many tests start processes at once (swift-corelibs-foundation PR #5472, Swift 6.3.1). The child
+    /// gets default signal dispositions and none of the test process's other descriptors.
+    ///
     /// - Parameters:
     ///   - arguments: The command line without the program name.
     ///   - directory: The working directory (also `HOME`); the test process's temporary directory when nil.
-    ///   - stdin: Text fed to standard input, which is closed afterwards; `/dev/null` when nil.
+    ///   - stdin: Text the child reads on standard input (from a temporary file); `/dev/null` when nil.
     ///   - environment: Variables laid over ``baseEnvironment(home:)``; ``unsetVariable`` removes one.
     ///   - stdoutIsTerminal: Give the child a pseudo-terminal (100 × 40) as standard output instead of a pipe,
     ///     to see what a person at a terminal sees. The terminal turns each `\n` into `\r\n`.
@@ -156,181 +161,233 @@ enum KanbanProcess {
             variables[name] = value == unsetVariable ? nil : value
         }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try binaryPath())
-        process.arguments = arguments
-        process.environment = variables
-        process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory)
-
-        let errorPipe = Pipe()
-        process.standardError = errorPipe
-        var outputPipe: Pipe?
-        var terminal: PseudoTerminal?
-        if stdoutIsTerminal {
-            let opened = try PseudoTerminal()
-            process.standardOutput = FileHandle(fileDescriptor: opened.secondary, closeOnDealloc: false)
-            terminal = opened
-        } else {
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            outputPipe = pipe
-        }
-        var inputPipe: Pipe?
-        if stdin != nil {
-            let pipe = Pipe()
-            process.standardInput = pipe
-            inputPipe = pipe
-        } else {
-            guard let null = FileHandle(forReadingAtPath: "/dev/null") else {
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            }
-            process.standardInput = null
+        // Standard input comes from a file, not a pipe: a child that exits without reading it (a usage error)
+        // would otherwise kill the whole test process with SIGPIPE.
+        var inputFile: String?
+        defer { if let inputFile { try? FileManager.default.removeItem(atPath: inputFile) } }
+        if let stdin {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("kanban-cli-stdin-\(UUID().uuidString)").path
+            inputFile = file
+            try Data(stdin.utf8).write(to: URL(fileURLWithPath: file))
         }
 
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        do {
-            try process.run()
-        } catch {
-            terminal?.close()
-            throw error
-        }
-        // Only the child may hold the terminal's secondary side now, so reading the primary ends when it exits.
-        terminal?.closeSecondary()
+        let child = try Child.spawn(
+            path: try binaryPath(), arguments: arguments, environment: variables, directory: workingDirectory,
+            inputPath: inputFile ?? "/dev/null", stdoutIsTerminal: stdoutIsTerminal)
 
         // Read both streams while the child runs, so that a full pipe never blocks it.
         let collected = StreamCollector()
         let group = DispatchGroup()
-        let errorHandle = errorPipe.fileHandleForReading
-        DispatchQueue.global().async(group: group) {
-            collected.set(1, [UInt8](errorHandle.readDataToEndOfFile()))
-        }
-        if let outputPipe {
-            let handle = outputPipe.fileHandleForReading
+        for (index, descriptor) in [child.output, child.error].enumerated() {
             DispatchQueue.global().async(group: group) {
-                collected.set(0, [UInt8](handle.readDataToEndOfFile()))
+                collected.set(index, readToEnd(descriptor))
             }
         }
-        if let terminal {
-            let primary = terminal.primary
-            DispatchQueue.global().async(group: group) {
-                collected.set(0, PseudoTerminal.readAll(primary))
-            }
+        let exit = ExitBox()
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            exit.status = waitForExit(child.pid)
+            finished.signal()
         }
-        if let inputPipe, let stdin {
-            let handle = inputPipe.fileHandleForWriting
-            let data = Data(stdin.utf8)
-            DispatchQueue.global().async(group: group) {
-                // The child may exit without reading everything; a broken pipe is not the test's concern.
-                try? handle.write(contentsOf: data)
-                try? handle.close()
-            }
-        }
-
         if finished.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            _ = finished.wait(timeout: .now() + 5)
-            terminal?.close()
+            _ = kill(child.pid, SIGKILL)
+            _ = finished.wait(timeout: .now() + 10)
+            _ = group.wait(timeout: .now() + 10)
+            child.closeAll()
             throw TimedOut(arguments: arguments, seconds: timeout)
         }
         group.wait()
-        terminal?.close()
-        return Output(status: process.terminationStatus, stdoutBytes: collected.get(0), stderrBytes: collected.get(1))
+        child.closeAll()
+        return Output(status: exit.status, stdoutBytes: collected.get(0), stderrBytes: collected.get(1))
     }
 }
 
-/// A pseudo-terminal pair: the child writes to the secondary side, the test reads the primary side.
-private final class PseudoTerminal: @unchecked Sendable {
-    let primary: Int32
-    private(set) var secondary: Int32
+/// A started child: its pid and the read ends of its standard output and error.
+private struct Child: Sendable {
+    var pid: pid_t
+    var output: Int32
+    var error: Int32
 
-    init() throws {
-        let functions = try PseudoTerminalFunctions.shared()
-        let primary = functions.openPrimary(O_RDWR | O_NOCTTY)
-        guard primary >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        guard functions.grant(primary) == 0, functions.unlock(primary) == 0, let name = functions.name(primary) else {
-            let error = errno
-            _ = closeDescriptor(primary)
-            throw POSIXError(POSIXErrorCode(rawValue: error) ?? .EIO)
+    /// Serialises descriptor creation and spawning within this process: a descriptor is made close-on-exec right
+    /// after it is created, and no other spawn here may happen in between and leak it into its child.
+    private static let spawnLock = NSLock()
+
+    static func spawn(
+        path: String, arguments: [String], environment: [String: String], directory: String, inputPath: String,
+        stdoutIsTerminal: Bool
+    ) throws -> Child {
+        spawnLock.lock()
+        defer { spawnLock.unlock() }
+
+        var opened: [Int32] = []
+        func track(_ descriptor: Int32) throws -> Int32 {
+            guard descriptor >= 0 else { throw currentError() }
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            opened.append(descriptor)
+            return descriptor
         }
-        let secondary = open(name, O_RDWR | O_NOCTTY)
-        guard secondary >= 0 else {
-            let error = errno
-            _ = closeDescriptor(primary)
-            throw POSIXError(POSIXErrorCode(rawValue: error) ?? .EIO)
+        do {
+            let input = try track(open(inputPath, O_RDONLY | O_CLOEXEC))
+            let (errorRead, errorWrite) = try makePipe(track)
+            let outputRead: Int32
+            let outputWrite: Int32
+            if stdoutIsTerminal {
+                (outputRead, outputWrite) = try PseudoTerminal.open(track)
+            } else {
+                (outputRead, outputWrite) = try makePipe(track)
+            }
+
+            let pid = try launch(
+                path: path, arguments: arguments, environment: environment, directory: directory,
+                descriptors: [(input, 0), (outputWrite, 1), (errorWrite, 2)])
+            for descriptor in [input, outputWrite, errorWrite] { _ = closeDescriptor(descriptor) }
+            return Child(pid: pid, output: outputRead, error: errorRead)
+        } catch {
+            for descriptor in opened { _ = closeDescriptor(descriptor) }
+            throw error
         }
+    }
+
+    func closeAll() {
+        _ = closeDescriptor(output)
+        _ = closeDescriptor(error)
+    }
+
+    private static func makePipe(_ track: (Int32) throws -> Int32) throws -> (read: Int32, write: Int32) {
+        var descriptors: [Int32] = [-1, -1]
+        guard pipe(&descriptors) == 0 else { throw currentError() }
+        return (try track(descriptors[0]), try track(descriptors[1]))
+    }
+
+    private static func launch(
+        path: String, arguments: [String], environment: [String: String], directory: String,
+        descriptors: [(Int32, Int32)]
+    ) throws -> pid_t {
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t? = nil
+            var attributes: posix_spawnattr_t? = nil
+        #else
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+        #endif
+        guard posix_spawn_file_actions_init(&actions) == 0 else { throw currentError() }
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        guard posix_spawnattr_init(&attributes) == 0 else { throw currentError() }
+        defer { posix_spawnattr_destroy(&attributes) }
+
+        for (descriptor, target) in descriptors {
+            let result = posix_spawn_file_actions_adddup2(&actions, descriptor, target)
+            guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
+        }
+        // Default dispositions and an empty mask, whatever the test runner set for itself.
+        var everySignal = sigset_t()
+        sigfillset(&everySignal)
+        var noSignal = sigset_t()
+        sigemptyset(&noSignal)
+        posix_spawnattr_setsigdefault(&attributes, &everySignal)
+        posix_spawnattr_setsigmask(&attributes, &noSignal)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        var argv = [path] + arguments
+        if let addChangeDirectory = SpawnFunctions.addChangeDirectory {
+            let result = directory.withCString { addChangeDirectory(&actions, $0) }
+            guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
+        } else {
+            // No posix_spawn_file_actions_addchdir_np: let a shell change directory and then become kanban.
+            argv = ["/bin/sh", "-c", #"cd -- "$1" && shift && exec "$@""#, "sh", directory] + argv
+        }
+        let executable = argv[0]
+        let environmentStrings = environment.map { "\($0.key)=\($0.value)" }
+        var cArguments = argv.map { strdup($0) } + [nil]
+        var cEnvironment = environmentStrings.map { strdup($0) } + [nil]
+        defer {
+            for pointer in cArguments { free(pointer) }
+            for pointer in cEnvironment { free(pointer) }
+        }
+        var pid = pid_t()
+        let result = posix_spawn(&pid, executable, &actions, &attributes, &cArguments, &cEnvironment)
+        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
+        return pid
+    }
+}
+
+/// Functions of the C library that Swift's Glibc module does not export (GNU or X/Open extensions), looked up at run
+/// time; nil when the library lacks them.
+private enum SpawnFunctions {
+    #if canImport(Darwin)
+        typealias Actions = posix_spawn_file_actions_t?
+    #else
+        typealias Actions = posix_spawn_file_actions_t
+    #endif
+    typealias AddChangeDirectory = @convention(c) (UnsafeMutablePointer<Actions>, UnsafePointer<CChar>) -> Int32
+
+    static let addChangeDirectory: AddChangeDirectory? = symbol("posix_spawn_file_actions_addchdir_np")
+    static let openPrimary: (@convention(c) (Int32) -> Int32)? = symbol("posix_openpt")
+    static let grant: (@convention(c) (Int32) -> Int32)? = symbol("grantpt")
+    static let unlock: (@convention(c) (Int32) -> Int32)? = symbol("unlockpt")
+    static let name: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?)? = symbol("ptsname")
+
+    private static func symbol<T>(_ name: String) -> T? {
+        guard let address = dlsym(dlopen(nil, RTLD_NOW), name) else { return nil }
+        return unsafeBitCast(address, to: T.self)
+    }
+}
+
+/// A pseudo-terminal pair for a child's standard output: the child writes to the secondary side, the test reads
+/// the primary side until the child has exited.
+private enum PseudoTerminal {
+    struct Unavailable: Error, CustomStringConvertible {
+        var description: String { "pseudo-terminals are unavailable (no posix_openpt in the C library)" }
+    }
+
+    /// The primary (read) and secondary (write) descriptors, both close-on-exec, sized 100 × 40.
+    static func open(_ track: (Int32) throws -> Int32) throws -> (read: Int32, write: Int32) {
+        guard let openPrimary = SpawnFunctions.openPrimary, let grant = SpawnFunctions.grant,
+              let unlock = SpawnFunctions.unlock, let name = SpawnFunctions.name
+        else { throw Unavailable() }
+        let primary = try track(openPrimary(O_RDWR | O_NOCTTY | O_CLOEXEC))
+        guard grant(primary) == 0, unlock(primary) == 0, let path = name(primary) else { throw currentError() }
+        #if canImport(Glibc)
+            let secondary = try track(Glibc.open(path, O_RDWR | O_NOCTTY | O_CLOEXEC))
+        #else
+            let secondary = try track(Darwin.open(path, O_RDWR | O_NOCTTY | O_CLOEXEC))
+        #endif
         var size = winsize()
         size.ws_col = 100
         size.ws_row = 40
         _ = ioctl(secondary, UInt(TIOCSWINSZ), &size)
-        self.primary = primary
-        self.secondary = secondary
+        return (primary, secondary)
     }
+}
 
-    func closeSecondary() {
-        if secondary >= 0 {
-            _ = closeDescriptor(secondary)
-            secondary = -1
-        }
-    }
-
-    func close() {
-        closeSecondary()
-        _ = closeDescriptor(primary)
-    }
-
-    /// Reads until every holder of the secondary side has closed it (Linux then reports `EIO`).
-    static func readAll(_ descriptor: Int32) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                bytes += chunk[0..<count]
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else {
-                return bytes
-            }
+/// Reads `descriptor` until end of file, or until a terminal's other side is gone (Linux reports `EIO`).
+private func readToEnd(_ descriptor: Int32) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 16_384)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count > 0 {
+            bytes += chunk[0..<count]
+        } else if count < 0 && errno == EINTR {
+            continue
+        } else {
+            return bytes
         }
     }
 }
 
-/// `posix_openpt`, `grantpt`, `unlockpt` and `ptsname`, looked up at run time: Swift's Glibc module does not
-/// export them (they sit behind `_XOPEN_SOURCE` in the C headers).
-private struct PseudoTerminalFunctions: @unchecked Sendable {
-    let openPrimary: @convention(c) (Int32) -> Int32
-    let grant: @convention(c) (Int32) -> Int32
-    let unlock: @convention(c) (Int32) -> Int32
-    let name: @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
-
-    struct Unavailable: Error, CustomStringConvertible {
-        var symbol: String
-        var description: String { "cannot find \(symbol) in the C library; pseudo-terminals are unavailable" }
+/// Waits for `pid` and returns its exit status, or 128 + the signal number when a signal ended it (as shells do).
+private func waitForExit(_ pid: pid_t) -> Int32 {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+        guard errno == EINTR else { return -1 }
     }
+    let signal = status & 0x7F
+    return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+}
 
-    private static let loaded: Result<PseudoTerminalFunctions, Unavailable> = load()
-
-    static func shared() throws -> PseudoTerminalFunctions {
-        try loaded.get()
-    }
-
-    private static func load() -> Result<PseudoTerminalFunctions, Unavailable> {
-        let handle = dlopen(nil, RTLD_NOW)
-        func symbol<T>(_ name: String, as type: T.Type) -> Result<T, Unavailable> {
-            guard let address = dlsym(handle, name) else { return .failure(Unavailable(symbol: name)) }
-            return .success(unsafeBitCast(address, to: type))
-        }
-        do throws(Unavailable) {
-            return .success(PseudoTerminalFunctions(
-                openPrimary: try symbol("posix_openpt", as: (@convention(c) (Int32) -> Int32).self).get(),
-                grant: try symbol("grantpt", as: (@convention(c) (Int32) -> Int32).self).get(),
-                unlock: try symbol("unlockpt", as: (@convention(c) (Int32) -> Int32).self).get(),
-                name: try symbol("ptsname", as: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self).get()))
-        } catch {
-            return .failure(error)
-        }
-    }
+private func currentError() -> POSIXError {
+    POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
 }
 
 private func closeDescriptor(_ descriptor: Int32) -> Int32 {
@@ -339,6 +396,11 @@ private func closeDescriptor(_ descriptor: Int32) -> Int32 {
     #else
         Darwin.close(descriptor)
     #endif
+}
+
+/// The exit status, set by the waiting thread before it signals.
+private final class ExitBox: @unchecked Sendable {
+    var status: Int32 = -1
 }
 
 /// The bytes read from the child's two output streams, filled from two threads.

@@ -244,13 +244,16 @@ struct TemporaryBoard: Sendable {
         Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
     }
 
-    /// Writes an executable `sh` script to `root/<name>` (outside the board) and returns its absolute path:
-    /// an editor for `EDITOR`/`VISUAL`, which gets the card's path as `$1`.
+    /// Writes an `sh` script to `root/<name>` (outside the board) and returns the command that runs it
+    /// (`sh <path>`): an editor for `EDITOR`/`VISUAL`, which gets the card's path as `$1`.
     func script(named name: String, _ body: String) throws -> String {
         let file = root + "/" + name
         try Data(("#!/bin/sh\n" + body + "\n").utf8).write(to: URL(fileURLWithPath: file))
         guard chmod(file, 0o755) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        return file
+        // Run through `sh` rather than executing the file: a process forked by a parallel test while the file
+        // was open for writing keeps that descriptor until it execs, and executing the file then fails with
+        // ETXTBSY ("Text file busy").
+        return "sh " + file
     }
 }
 
