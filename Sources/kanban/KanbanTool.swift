@@ -11,6 +11,7 @@ enum KanbanTool {
         InitCommand.self, AddCommand.self, ListCommand.self, ShowCommand.self, BoardCommand.self,
         SearchCommand.self, EditCommand.self, SetCommand.self, MoveCommand.self, ArchiveCommand.self,
         UnarchiveCommand.self, DeleteCommand.self, ColumnCommand.self, LabelCommand.self, DoctorCommand.self,
+        StatusCommand.self, SyncCommand.self, LogCommand.self, GitSetupCommand.self, MergeDriverCommand.self,
         CompletionCommand.self, CompleteCommand.self,
     ]
 
@@ -27,6 +28,7 @@ enum KanbanTool {
         options: [
             .option("board", short: "C", valueName: "directory", help: "The board directory (default: $KANBAN_BOARD, else found from the current directory upwards).", isGlobal: true),
             .flag("quiet", short: "q", help: "Print nothing but results and errors.", isGlobal: true),
+            .flag("commit", help: "Commit the change with git (also KANBAN_COMMIT=1, or 'autocommit: true' in board.md).", isGlobal: true),
             .color,
             .noColor,
         ],
@@ -46,6 +48,9 @@ enum KanbanTool {
                     }
                     return try command.run(parsed, context)
                 } catch let error as KanbanError {
+                    context.report(error)
+                    return .failure
+                } catch let error as SyncError {
                     context.report(error)
                     return .failure
                 } catch let error as CommandFailure {

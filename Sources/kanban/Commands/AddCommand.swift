@@ -50,8 +50,11 @@ enum AddCommand: KanbanCommand {
             context.say(context.displayPath(card.path, store: store))
         }
         if arguments.flag("edit") {
-            return try EditCommand.edit(card, store: store, context: context)
+            let status = try EditCommand.edit(card, store: store, context: context)
+            if status == .success { try context.commit(change) }
+            return status
         }
+        try context.commit(change)
         return .success
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import KanbanCore
 
 /// `kanban archive CARD...`.
@@ -10,10 +11,15 @@ enum ArchiveCommand: KanbanCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
         let store = try context.store()
-        for reference in arguments.arguments("card") {
-            let change = try store.archiveCard(context.cardReference(reference))
-            if let card = change.card { context.say("archived \(card.slug) → \(card.path)") }
+        var changes: [BoardChange] = []
+        // Every card is found before any is changed, so a typo in the third name changes nothing.
+        let paths = try arguments.arguments("card").map { try store.path(of: context.cardReference($0), in: .active) }
+        for reference in paths {
+            let change = try store.archiveCard(reference)
+            changes.append(change)
+            if let card = change.card { context.say("archived \(card.slug) → \(context.displayPath(card.path, store: store))") }
         }
+        try context.commit(changes)
         return .success
     }
 }
@@ -30,10 +36,14 @@ enum UnarchiveCommand: KanbanCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
         let store = try context.store()
         let board = try store.loadBoard()
-        for reference in arguments.arguments("card") {
-            let change = try store.unarchiveCard(context.cardReference(reference), to: arguments.value("column"))
+        var changes: [BoardChange] = []
+        let paths = try arguments.arguments("card").map { try store.path(of: context.cardReference($0), in: .archived) }
+        for reference in paths {
+            let change = try store.unarchiveCard(reference, to: arguments.value("column"))
+            changes.append(change)
             if let card = change.card { context.say("unarchived \(card.slug) → \(board.columnName(card.column))") }
         }
+        try context.commit(changes)
         return .success
     }
 }
@@ -47,12 +57,17 @@ enum DeleteCommand: KanbanCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
         let store = try context.store()
-        for reference in arguments.arguments("card") {
-            let change = try store.deleteCard(context.cardReference(reference), in: .all)
+        var changes: [BoardChange] = []
+        let paths = try arguments.arguments("card").map { try store.path(of: context.cardReference($0), in: .all) }
+        for reference in paths {
+            let change = try store.deleteCard(reference, in: .all)
+            changes.append(change)
             for path in change.removedPaths {
-                context.say("deleted \(change.previous?.slug ?? path) (\(context.displayPath(path, store: store)))")
+                let slug = change.previous?.slug ?? String((path as NSString).lastPathComponent.dropLast(3))
+                context.say("deleted \(slug) (\(context.displayPath(path, store: store)))")
             }
         }
+        try context.commit(changes)
         return .success
     }
 }

@@ -158,8 +158,9 @@ enum ColumnCommand: KanbanCommand {
         case "after": index = try columnIndex(arguments.value("after") ?? "", in: board) + 1
         default: index = nil
         }
-        try store.addColumn(id: id, name: name, at: index)
+        let change = try store.addColumn(id: id, name: name, at: index)
         context.say("added column \(id) \(quoted(name.trimmingCharacters(in: .whitespaces)))")
+        try context.commit(change, message: .board("Add column \(quoted(name.trimmingCharacters(in: .whitespaces)))", "Column", id))
         return .success
     }
 
@@ -169,8 +170,9 @@ enum ColumnCommand: KanbanCommand {
         let store = try context.store()
         let board = try store.loadBoard()
         let old = board.columns[try columnIndex(id, in: board)].name
-        try store.renameColumn(id, to: name)
+        let change = try store.renameColumn(id, to: name)
         context.say("renamed column \(id): \(old) → \(name.trimmingCharacters(in: .whitespaces))")
+        try context.commit(change, message: .board("Rename column \(quoted(old)) to \(quoted(name.trimmingCharacters(in: .whitespaces)))", "Column", id))
         return .success
     }
 
@@ -190,6 +192,7 @@ enum ColumnCommand: KanbanCommand {
         } else {
             context.say("removed column \(id)")
         }
+        try context.commit(change, message: .board("Remove column \(id)" + (moved > 0 ? " (moving its cards to \(target ?? ""))" : ""), "Column", id))
         return .success
     }
 
@@ -226,8 +229,9 @@ enum ColumnCommand: KanbanCommand {
             context.say("column \(id) is already at position \(index + 1) of \(count)")
             return .success
         }
-        try store.moveColumn(id, to: index)
+        let change = try store.moveColumn(id, to: index)
         context.say("moved column \(id) to position \(index + 1) of \(count)")
+        try context.commit(change, message: .board("Move column \(quoted(board.columns[from].name)) to position \(index + 1)", "Column", id))
         return .success
     }
 
@@ -241,8 +245,9 @@ enum ColumnCommand: KanbanCommand {
             context.say("column \(id) is already \(word)")
             return .success
         }
-        try store.setColumnCollapsed(id, isCollapsed)
+        let change = try store.setColumnCollapsed(id, isCollapsed)
         context.say("\(word) column \(id)")
+        try context.commit(change, message: .board("\(isCollapsed ? "Collapse" : "Expand") column \(quoted(column.name))", "Column", id))
         return .success
     }
 

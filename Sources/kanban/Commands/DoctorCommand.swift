@@ -24,8 +24,11 @@ enum DoctorCommand: KanbanCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
         let store = try context.store()
         var repairs: [Repair] = []
+        var repairChange: BoardChange?
         if arguments.flag("fix") {
-            repairs = try store.repair().repairs
+            let repaired = try store.repair()
+            repairs = repaired.repairs
+            repairChange = repaired.change
         }
         let diagnostics = try store.check()
         if arguments.flag("json") {
@@ -54,6 +57,11 @@ enum DoctorCommand: KanbanCommand {
                 let summary = diagnostics.isEmpty ? "no problems found" : "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
                 context.errorOutput.writeLine(summary + (repairs.isEmpty ? "" : "; \(repairs.count) repaired"))
             }
+        }
+        if let repairChange, !repairs.isEmpty {
+            try context.commit(repairChange, message: CommitMessage(
+                subject: "Repair board: \(repairs.count) fix\(repairs.count == 1 ? "" : "es")",
+                body: repairs.map { "- \($0.path): \($0.summary)" }.joined(separator: "\n")))
         }
         return diagnostics.contains { $0.severity == .error } ? .failure : .success
     }

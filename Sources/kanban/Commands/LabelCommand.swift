@@ -123,8 +123,9 @@ enum LabelCommand: KanbanCommand {
         let name = try oneLineName(arguments.argument("name")) ?? id
         let color = arguments.value("colour")
         let store = try context.store()
-        try store.addLabel(id: id, name: name, color: color)
+        let change = try store.addLabel(id: id, name: name, color: color)
         context.say("added label \(id) \"\(name)\"" + (color.map { " \($0)" } ?? ""))
+        try context.commit(change, message: .board("Add label \"\(name)\"", "Label", id))
         return .success
     }
 
@@ -138,11 +139,12 @@ enum LabelCommand: KanbanCommand {
         let store = try context.store()
         let board = try store.loadBoard()
         guard let old = board.label(withID: id) else { throw labelNotFound(id, board: board) }
-        try store.renameLabel(id, to: name, color: color)
+        let change = try store.renameLabel(id, to: name, color: color)
         var changes: [String] = []
         if let name { changes.append("\(old.name) → \(name)") }
         if let color { changes.append("\(old.color ?? "no colour") → \(color)") }
         context.say("\(name == nil ? "recoloured" : "renamed") label \(id): \(changes.joined(separator: ", "))")
+        try context.commit(change, message: .board("\(name == nil ? "Recolour" : "Rename") label \"\(old.name)\"" + (name.map { " to \"\($0)\"" } ?? ""), "Label", id))
         return .success
     }
 
@@ -156,21 +158,25 @@ enum LabelCommand: KanbanCommand {
             guard strip else { throw labelNotFound(id, board: board) }
             let carriers = try store.load(.all).cards.filter { $0.labels.contains(id) }
             guard !carriers.isEmpty else { throw labelNotFound(id, board: board) }
+            var changes: [BoardChange] = []
             for card in carriers {
-                try store.updateCard(card.path, CardUpdate(removedLabels: [id]), in: .all)
+                changes.append(try store.updateCard(card.path, CardUpdate(removedLabels: [id]), in: .all))
             }
             context.say("stripped undeclared label \(id) from \(cards(carriers.count))")
+            try context.commit(changes, message: .board("Strip label \(id) from \(cards(carriers.count))", "Label", id))
             return .success
         }
         if strip {
             let change = try store.removeLabel(id, strippingCards: true)
             let stripped = change.writtenPaths.count - 1
             context.say("removed label \(id)" + (stripped > 0 ? " (stripped it from \(cards(stripped)))" : ""))
+            try context.commit(change, message: .board("Remove label \(id)" + (stripped > 0 ? " and strip it from \(cards(stripped))" : ""), "Label", id))
             return .success
         }
         let carriers = try store.load(.all).cards.filter { $0.labels.contains(id) }.count
-        try store.removeLabel(id)
+        let change = try store.removeLabel(id)
         context.say("removed label \(id)")
+        try context.commit(change, message: .board("Remove label \(id)", "Label", id))
         if carriers > 0 {
             let label = context.errorStylist.apply(.bold + .yellow, to: "warning")
             context.errorOutput.writeLine(

@@ -45,8 +45,11 @@ enum MoveCommand: KanbanCommand {
         let store = try context.store()
         let board = try store.loadBoard()
         var currentPlacement = placement
-        for reference in references {
-            let change = try store.moveCard(context.cardReference(reference), to: column, placement: currentPlacement)
+        var changes: [BoardChange] = []
+        let paths = try references.map { try store.path(of: context.cardReference($0), in: .active) }
+        for reference in paths {
+            let change = try store.moveCard(reference, to: column, placement: currentPlacement)
+            changes.append(change)
             guard let card = change.card, let previous = change.previous else { continue }
             if previous.column != card.column {
                 context.say("moved \(card.slug): \(board.columnName(previous.column)) → \(board.columnName(card.column))")
@@ -62,6 +65,7 @@ enum MoveCommand: KanbanCommand {
             // Several cards keep their order: each goes after the one moved before it.
             if references.count > 1 { currentPlacement = .after(card.path) }
         }
+        try context.commit(changes)
         return .success
     }
 }

@@ -48,9 +48,13 @@ enum SetCommand: KanbanCommand {
         guard let card = change.card else { return .failure }
         if arguments.flag("json") {
             context.printJSON(JSON(card: card, includeBody: true))
+            try context.commit(change)
             return .success
         }
-        guard let previous = change.previous else { return .success }
+        guard let previous = change.previous else {
+            try context.commit(change)
+            return .success
+        }
         var changed: [String] = []
         if card.title != previous.title { changed.append("title") }
         if card.labels != previous.labels { changed.append("labels") }
@@ -58,6 +62,7 @@ enum SetCommand: KanbanCommand {
         let fieldKeys = Set(card.fields.map(\.key)).union(previous.fields.map(\.key))
         for key in fieldKeys.sorted() where card.field(key) != previous.field(key) { changed.append(key) }
         context.say(changed.isEmpty ? "\(card.slug): nothing changed" : "updated \(card.slug): \(changed.joined(separator: ", "))")
+        try context.commit(change)
         return .success
     }
 }

@@ -1,0 +1,122 @@
+import Foundation
+
+extension GitSyncProvider {
+    /// Commits exactly `paths` with `message`, as `git commit -- <paths>`: whatever else is staged or changed in the
+    /// repository (a person's own work) stays as it was, uncommitted.
+    ///
+    /// Paths that no longer exist are recorded as removed when git knows them, and skipped when it never did (a
+    /// card made and moved again before any commit). Hooks run as usual.
+    /// - Parameters:
+    ///   - paths: Files relative to the board, such as a ``BoardChange``'s ``BoardChange/paths``.
+    ///   - message: The commit message.
+    /// - Returns: The commit, or nil when the paths hold no change (no empty commits are made).
+    /// - Throws: ``SyncError`` with ``SyncError/Code/notARepository``, ``SyncError/Code/operationInProgress``,
+    ///   ``SyncError/Code/missingIdentity``, ``SyncError/Code/indexLocked`` (after retrying),
+    ///   ``SyncError/Code/hookFailed`` (with the hook's output) or ``SyncError/Code/gitFailed``.
+    ///   The working tree is never changed; the paths are left unstaged again when the commit fails.
+    public func commit(paths: [String], message: CommitMessage) throws(SyncError) -> CommitResult? {
+        _ = try requireRepository(allowingDetached: true)
+        var seen: Set<String> = []
+        let paths = paths.filter { Self.isInsideBoard($0) && seen.insert($0).inserted }
+        guard !paths.isEmpty else { return nil }
+        let tracked = Set(try git.check(["ls-files", "-z", "--cached", "--"] + paths, literalPaths: true, readOnly: true).records)
+        let recordable = paths.filter { FileSystem.exists(store.directory + "/" + $0) || tracked.contains($0) }
+        guard !recordable.isEmpty else { return nil }
+        try requireIdentity()
+
+        let added = try git.runTakingIndexLock(["add", "--all", "--"] + recordable, literalPaths: true)
+        guard added.succeeded else { throw git.failure(["add"], added) }
+        let staged = try git.check(["diff", "--cached", "--name-only", "-z", "--"] + recordable, literalPaths: true, readOnly: true)
+        guard !staged.records.isEmpty else { return nil }
+        let committed = try git.runTakingIndexLock(
+            ["-c", "user.useConfigOnly=true", "commit", "--quiet", "--cleanup=whitespace", "--message", message.text, "--"] + recordable,
+            literalPaths: true)
+        guard committed.succeeded else {
+            unstage(recordable)
+            throw commitFailure(committed)
+        }
+        let head = try git.check(["rev-parse", "HEAD"], readOnly: true).text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return CommitResult(commit: head, message: message, paths: recordable)
+    }
+
+    /// Commits every uncommitted change of the board (its cards and `board.md`, nothing else) as one commit.
+    /// - Parameter message: The message; when nil, one describing the card changes: `Move "Fix login bug" from
+    ///   To Do to Done` for one, `Update 3 cards: 2 moved, 1 added` with a line per card for several.
+    /// - Returns: The commit, or nil when nothing changed (no empty commits are made).
+    /// - Throws: As ``commit(paths:message:)``; ``SyncError/Code/conflict`` while board files have unresolved
+    ///   merge conflicts. Holds the board's lock meanwhile, so a change another process is making is committed
+    ///   whole or not at all.
+    public func commitPendingChanges(message: CommitMessage?) throws(SyncError) -> CommitResult? {
+        let repository = try requireRepository(allowingDetached: true)
+        // Hold the board's lock, so that a command in the middle of a move is never committed half done.
+        let lock = try lockBoard()
+        defer { lock.unlock() }
+        let report = try boardStatus()
+        let conflicted = report.entries.filter(\.isConflicted).compactMap { repository.boardRelative($0.path) }
+        if !conflicted.isEmpty {
+            throw SyncError(.conflict, "board files have unresolved merge conflicts", hint: "Resolve them, then 'git add' them.",
+                            conflicts: conflicted.map { SyncConflict(path: $0, slug: BoardPath($0)?.card?.slug, isBoardFile: true) })
+        }
+        let pending = pendingChanges(report, repository: repository)
+        var paths = pending.events.flatMap(\.paths)
+        if pending.boardFileChanged { paths.append(BoardFile.path) }
+        guard !paths.isEmpty else { return nil }
+        let board = try? store.loadBoard()
+        guard let message = message ?? CommitMessage(describing: pending.events, boardFileChanged: pending.boardFileChanged, board: board) else {
+            return nil
+        }
+        return try commit(paths: paths, message: message)
+    }
+
+    /// The board's exclusive lock, the one every store operation takes.
+    func lockBoard() throws(SyncError) -> BoardLock {
+        do {
+            return try BoardLock(directory: store.directory)
+        } catch {
+            throw SyncError(.gitFailed, "cannot lock the board: \(error.message)")
+        }
+    }
+
+    /// Whether `path` stays inside the board: relative, without `..`.
+    static func isInsideBoard(_ path: String) -> Bool {
+        guard !path.isEmpty, !path.hasPrefix("/") else { return false }
+        return !path.split(separator: "/").contains("..")
+    }
+
+    /// The error for a failed `git commit`: who-are-you, a hook's refusal (with what it wrote), or git's words.
+    private func commitFailure(_ output: Git.Output) -> SyncError {
+        let said = output.said
+        if said.contains("Please tell me who you are") || said.contains("identity unknown") {
+            do {
+                try requireIdentity()
+            } catch {
+                return error
+            }
+        }
+        let hooks = ["pre-commit", "prepare-commit-msg", "commit-msg"].filter(hookExists)
+        if !hooks.isEmpty {
+            let names = hooks.count == 1 ? "the \(hooks[0]) hook" : "a commit hook (\(hooks.joined(separator: ", ")))"
+            return SyncError(.hookFailed, "\(names) refused the commit; nothing was committed",
+                             hint: "Fix what the hook reports, then commit again ('kanban sync' commits the board's pending changes).",
+                             output: said.nonEmpty ?? "(the hook printed nothing)")
+        }
+        return SyncError(.gitFailed, "'git commit' failed with exit status \(output.status); nothing was committed", output: said.nonEmpty)
+    }
+
+    /// Whether the repository has an executable hook called `name` (in `core.hooksPath` when set).
+    private func hookExists(_ name: String) -> Bool {
+        guard let output = try? git.run(["rev-parse", "--git-path", "hooks/" + name], readOnly: true), output.succeeded else {
+            return false
+        }
+        var path = output.text.trimmingCharacters(in: .newlines)
+        if !path.hasPrefix("/") { path = store.directory + "/" + path }
+        return Subprocess.isExecutable(path)
+    }
+
+    /// Takes `paths` out of the index again after a failed commit, so the index is as the person left it.
+    private func unstage(_ paths: [String]) {
+        let hasHead = (try? git.run(["rev-parse", "--verify", "--quiet", "HEAD"], readOnly: true))?.succeeded ?? false
+        let arguments = hasHead ? ["reset", "--quiet", "--"] : ["rm", "--cached", "--quiet", "-r", "--ignore-unmatch", "--"]
+        _ = try? git.runTakingIndexLock(arguments + paths, literalPaths: true)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+extension GitSyncProvider {
+    /// The commits that touched the card `slug`, newest first: in any column and in the archive.
+    ///
+    /// The card's identity is its slug, so its history is that of every path it can have: `cards/*/<slug>.md` and
+    /// `archive/YYYY-MM-DD-<slug>.md`. Unlike `git log --follow`, which guesses renames from content and follows one
+    /// path only, this finds every move, even one that changed most of a small card.
+    /// - Throws: ``SyncError/Code/notARepository`` and the like; an empty history is not an error.
+    public func history(ofCard slug: String) throws(SyncError) -> [HistoryEntry] {
+        let repository = try requireRepository(allowingDetached: true)
+        guard try resolves("HEAD") else { return [] }
+        let name = Self.globEscaped(slug)
+        let pathspecs = [":(glob)cards/*/\(name).md", ":(glob)archive/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-\(name).md",
+                         ":(literal)archive/\(slug).md"]
+        let format = "%x1e%H%x1f%aI%x1f%an%x1f%s%x1f%(trailers:only,unfold)%x1f%b%x1f"
+        let output = try git.check(["log", "--format=" + format, "--name-status", "--no-renames", "--"] + pathspecs, readOnly: true)
+        var entries: [HistoryEntry] = []
+        for record in output.text.split(separator: "\u{1e}") {
+            let fields = record.split(separator: "\u{1f}", maxSplits: 6, omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 7, let date = ISO8601.date(from: fields[1]) else { continue }
+            let trailers = fields[4].split(separator: "\n").compactMap { line -> CommitTrailer? in
+                guard let colon = line.firstIndex(of: ":") else { return nil }
+                return CommitTrailer(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            }
+            var path: String?
+            for line in fields[6].split(separator: "\n") {
+                let parts = line.split(separator: "\t", maxSplits: 1)
+                guard parts.count == 2, parts[0] != "D", let relative = repository.boardRelative(String(parts[1])),
+                      BoardPath(relative)?.card?.slug == slug else { continue }
+                path = relative
+            }
+            let marker = " [\(slug)]"
+            let line = fields[5].split(separator: "\n").first { $0.hasPrefix("- ") && $0.hasSuffix(marker) }
+            let summary = line.map { String($0.dropFirst(2).dropLast(marker.count)) }
+            entries.append(HistoryEntry(commit: fields[0], date: date, author: fields[2], subject: fields[3], cardSummary: summary,
+                                        trailers: trailers, path: path))
+        }
+        return entries
+    }
+
+    /// `slug` with glob characters escaped, for a `:(glob)` pathspec.
+    static func globEscaped(_ slug: String) -> String {
+        var result = ""
+        for character in slug {
+            if "*?[]\\".contains(character) { result.append("\\") }
+            result.append(character)
+        }
+        return result
+    }
+
+    // MARK: Merge driver setup
+
+    /// What ``setUpMergeDriver(command:)`` did.
+    public struct MergeDriverSetup: Sendable, Hashable {
+        /// The attributes file, relative to the board: `.gitattributes`.
+        public var attributesPath: String
+        /// The lines it added to the attributes file (none when they were there).
+        public var addedAttributes: [String]
+        /// The driver command in the repository's configuration (`merge.kanban.driver`).
+        public var driver: String
+        /// Whether the configuration changed.
+        public var driverChanged: Bool
+    }
+
+    /// The lines of the board's `.gitattributes` that send cards to the `kanban` merge driver.
+    public static let mergeAttributes = ["cards/**/*.md merge=kanban", "archive/*.md merge=kanban"]
+
+    /// Registers `kanban merge-driver` for the board's cards: adds ``mergeAttributes`` to the board's `.gitattributes`
+    /// (keeping what is there) and sets `merge.kanban.name` and `merge.kanban.driver` in the repository's own
+    /// configuration (`.git/config`, which every clone sets up for itself; `.gitattributes` is committed and shared).
+    /// - Parameter command: How git runs kanban, such as `kanban` or an absolute path (quoted for the shell as needed).
+    public func setUpMergeDriver(command: String) throws(SyncError) -> MergeDriverSetup {
+        _ = try requireRepository(allowingDetached: true)
+        let path = store.directory + "/.gitattributes"
+        let existing = FileSystem.exists(path) ? (try? FileSystem.readFile(path)) ?? [] : []
+        let text = String(decoding: existing, as: UTF8.self)
+        let present = Set(text.split(whereSeparator: \.isNewline).map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") })
+        let missing = Self.mergeAttributes.filter { !present.contains($0) }
+        if !missing.isEmpty {
+            var bytes = existing
+            if let last = bytes.last, last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
+            bytes += Array(("# Cards merge key by key: kanban git-setup\n" + missing.map { $0 + "\n" }.joined()).utf8)
+            do {
+                if existing.isEmpty && !FileSystem.exists(path) {
+                    try FileSystem.createAtomically(bytes, at: path)
+                } else {
+                    try FileSystem.writeAtomically(bytes, to: path)
+                }
+            } catch {
+                throw SyncError(.gitFailed, "cannot write '.gitattributes': \(error.message)")
+            }
+        }
+        let driver = command + " merge-driver %O %A %B %P"
+        let current = try git.run(["config", "--local", "--get", "merge.kanban.driver"], readOnly: true).text
+            .trimmingCharacters(in: .newlines)
+        if current != driver {
+            try git.check(["config", "--local", "merge.kanban.driver", driver])
+        }
+        try git.check(["config", "--local", "merge.kanban.name", "kanban: merge cards key by key"])
+        return MergeDriverSetup(attributesPath: ".gitattributes", addedAttributes: missing, driver: driver, driverChanged: current != driver)
+    }
+}

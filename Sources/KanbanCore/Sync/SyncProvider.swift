@@ -1,0 +1,178 @@
+import Foundation
+
+/// A way to share a board: record changes, bring in other people's, send out one's own.
+///
+/// ``GitSyncProvider`` drives the `git` command; an app can plug in another backend. Every operation either does
+/// what it says or throws a ``SyncError`` having lost nothing.
+public protocol SyncProvider: Sendable {
+    /// Where the board stands: whether it can sync, the branch and upstream, the uncommitted card changes.
+    /// A board that cannot sync (no repository, no git) is a status, not an error.
+    func status() throws(SyncError) -> SyncStatus
+
+    /// Records exactly `paths` (relative to the board) as one change, never anything else.
+    /// - Returns: The commit, or nil when the paths hold no change (no empty commits are made).
+    func commit(paths: [String], message: CommitMessage) throws(SyncError) -> CommitResult?
+
+    /// Records every uncommitted change of the board as one change, never files outside the board.
+    /// - Parameter message: The message; when nil, one listing the card changes.
+    /// - Returns: The commit, or nil when nothing changed.
+    func commitPendingChanges(message: CommitMessage?) throws(SyncError) -> CommitResult?
+
+    /// Brings in the upstream's changes, putting local commits on top of them. On a conflict it cannot resolve it
+    /// leaves everything as it was and throws ``SyncError/Code/conflict`` with the cards concerned.
+    func pull() throws(SyncError) -> PullResult
+
+    /// Sends local commits to the upstream, never by force; when the upstream moved on, pulls and tries again.
+    func push() throws(SyncError) -> PushResult
+
+    /// The commits that touched a card, newest first, across columns and the archive.
+    func history(ofCard slug: String) throws(SyncError) -> [HistoryEntry]
+}
+
+extension SyncProvider {
+    /// Records the files a store operation wrote and removed as one change.
+    /// - Returns: The commit, or nil when the change touched nothing.
+    @discardableResult
+    public func commit(_ change: BoardChange, message: CommitMessage) throws(SyncError) -> CommitResult? {
+        try commit(paths: change.paths, message: message)
+    }
+
+    /// Records the files several store operations (one action) wrote and removed as one change.
+    @discardableResult
+    public func commit(_ changes: [BoardChange], message: CommitMessage) throws(SyncError) -> CommitResult? {
+        var seen: Set<String> = []
+        return try commit(paths: changes.flatMap(\.paths).filter { seen.insert($0).inserted }, message: message)
+    }
+
+    /// Records every uncommitted change of the board as one commit whose message lists the card changes.
+    @discardableResult
+    public func commitPendingChanges() throws(SyncError) -> CommitResult? {
+        try commitPendingChanges(message: nil)
+    }
+}
+
+/// A commit that was made.
+public struct CommitResult: Sendable, Hashable {
+    /// The commit's full hash.
+    public var commit: String
+    /// The message it was made with.
+    public var message: CommitMessage
+    /// The board files it recorded, relative to the board.
+    public var paths: [String]
+
+    /// The abbreviated hash, as `git log --oneline` shows it.
+    public var shortCommit: String { String(commit.prefix(7)) }
+
+    /// Creates a result.
+    public init(commit: String, message: CommitMessage, paths: [String]) {
+        self.commit = commit
+        self.message = message
+        self.paths = paths
+    }
+}
+
+/// What a pull did.
+public struct PullResult: Sendable, Hashable {
+    /// How the branch was brought up to date.
+    public enum Kind: String, Sendable, Hashable {
+        /// Nothing new upstream.
+        case upToDate = "up-to-date"
+        /// The branch had no commits of its own: it now points at the upstream.
+        case fastForward = "fast-forward"
+        /// Local commits were replayed on top of the upstream.
+        case rebased
+        /// The upstream branch does not exist yet (a first push creates it).
+        case noUpstreamBranch = "no-upstream-branch"
+    }
+
+    /// How the branch was brought up to date.
+    public var kind: Kind
+    /// Commits brought in from the upstream.
+    public var incoming: Int
+    /// Local commits replayed on top of them.
+    public var replayed: Int
+    /// Cards that two people moved to different columns, and where each one ended up.
+    public var resolutions: [CardResolution]
+    /// The commit that recorded ``resolutions`` after the pull, when one was needed.
+    public var resolutionCommit: CommitResult?
+    /// Whether uncommitted work stashed for the rebase could not be put back cleanly: it is kept in `git stash list`.
+    public var isStashKept = false
+
+    /// Creates a result.
+    public init(kind: Kind, incoming: Int = 0, replayed: Int = 0, resolutions: [CardResolution] = [],
+                resolutionCommit: CommitResult? = nil) {
+        self.kind = kind
+        self.incoming = incoming
+        self.replayed = replayed
+        self.resolutions = resolutions
+        self.resolutionCommit = resolutionCommit
+    }
+}
+
+/// A card a pull merged by itself: two people changed it (and maybe moved it to two places); where it was kept.
+public struct CardResolution: Sendable, Hashable {
+    /// The card's slug.
+    public var slug: String
+    /// Where it is kept, relative to the board.
+    public var keptPath: String
+    /// The copies that were removed (none when only the contents were merged).
+    public var removedPaths: [String]
+
+    /// Creates a resolution.
+    public init(slug: String, keptPath: String, removedPaths: [String]) {
+        self.slug = slug
+        self.keptPath = keptPath
+        self.removedPaths = removedPaths
+    }
+}
+
+/// What a push did.
+public struct PushResult: Sendable, Hashable {
+    /// Commits sent.
+    public var pushed: Int
+    /// The upstream they went to, such as `origin/main`.
+    public var upstream: String
+    /// The pulls made because the upstream had moved on, in order.
+    public var pulls: [PullResult]
+
+    /// Creates a result.
+    public init(pushed: Int, upstream: String, pulls: [PullResult] = []) {
+        self.pushed = pushed
+        self.upstream = upstream
+        self.pulls = pulls
+    }
+}
+
+/// One commit in a card's history.
+public struct HistoryEntry: Sendable, Hashable {
+    /// The full hash.
+    public var commit: String
+    /// When it was authored.
+    public var date: Date
+    /// Who authored it.
+    public var author: String
+    /// The subject line.
+    public var subject: String
+    /// What the commit did to this card: the subject, or for a commit of several cards, the body's line about this
+    /// one (`Move "Fix login bug" from To Do to Done`).
+    public var cardSummary: String
+    /// Its trailers (`Card`, `From`, `To`, ...), in order.
+    public var trailers: [CommitTrailer]
+    /// The card's file after the commit, relative to the board (nil when the commit removed it).
+    public var path: String?
+
+    /// The abbreviated hash.
+    public var shortCommit: String { String(commit.prefix(7)) }
+
+    /// Creates an entry.
+    public init(commit: String, date: Date, author: String, subject: String, cardSummary: String? = nil,
+                trailers: [CommitTrailer] = [], path: String? = nil) {
+        self.commit = commit
+        self.date = date
+        self.author = author
+        self.subject = subject
+        self.cardSummary = cardSummary ?? subject
+        self.trailers = trailers
+        self.path = path
+    }
+}

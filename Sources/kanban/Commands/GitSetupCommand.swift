@@ -1,0 +1,59 @@
+import Foundation
+import KanbanCore
+
+/// `kanban git-setup [--driver COMMAND]`: register `kanban merge-driver` for the board's cards.
+enum GitSetupCommand: KanbanCommand {
+    static let spec = CommandSpec(
+        name: "git-setup",
+        abstract: "Make git merge cards key by key (the kanban merge driver).",
+        discussion: """
+            Adds 'cards/**/*.md merge=kanban' and 'archive/*.md merge=kanban' to the board's .gitattributes (keeping \
+            what is there), and sets merge.kanban.driver and merge.kanban.name in the repository's own git \
+            configuration. Commit .gitattributes (or give --commit) to share it; git configuration is not shared, \
+            so everyone runs 'kanban git-setup' once in their clone. Running it again changes nothing.
+            """,
+        options: [
+            .option("driver", valueName: "command", help: "How git runs kanban (default: 'kanban' when that is this program on PATH, else this program's path)."),
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+        let provider = try context.syncProvider()
+        let command = arguments.value("driver") ?? defaultCommand(context)
+        let setup = try provider.setUpMergeDriver(command: command)
+        let attributes = context.displayPath(setup.attributesPath, store: provider.store)
+        if setup.addedAttributes.isEmpty {
+            context.say("\(attributes) already sends cards to the kanban merge driver")
+        } else {
+            context.say("added to \(attributes): \(setup.addedAttributes.joined(separator: ", "))")
+        }
+        context.say(setup.driverChanged ? "set merge.kanban.driver = \(setup.driver)" : "merge.kanban.driver is already \(setup.driver)")
+        if !setup.addedAttributes.isEmpty {
+            try context.commit(paths: [setup.attributesPath],
+                               message: CommitMessage(subject: "Merge cards key by key with kanban merge-driver"))
+        }
+        return .success
+    }
+
+    /// `kanban` when that name on `PATH` is this program, else this program's absolute path, quoted for the shell.
+    static func defaultCommand(_ context: CommandContext) -> String {
+        #if os(Linux)
+        let running = FileSystemPaths.resolved("/proc/self/exe")
+        #else
+        let running = FileSystemPaths.resolved(Bundle.main.executablePath ?? CommandLine.arguments.first ?? "kanban")
+        #endif
+        let path = context.environment["PATH"] ?? ""
+        for directory in path.split(separator: ":") where directory.hasPrefix("/") {
+            let candidate = String(directory) + "/kanban"
+            if FileManager.default.isExecutableFile(atPath: candidate) {
+                return FileSystemPaths.resolved(candidate) == running ? "kanban" : shellQuoted(running)
+            }
+        }
+        return shellQuoted(running)
+    }
+
+    /// `path` as one shell word.
+    static func shellQuoted(_ path: String) -> String {
+        let plain = path.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "/._-+".unicodeScalars.contains($0) }
+        return plain ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

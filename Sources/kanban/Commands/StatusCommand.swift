@@ -1,0 +1,140 @@
+import KanbanCore
+
+/// `kanban status [--json]`: the board's git state, with uncommitted changes as cards.
+enum StatusCommand: KanbanCommand {
+    static let spec = CommandSpec(
+        name: "status",
+        abstract: "Show the board's git state and its uncommitted card changes.",
+        discussion: """
+            Says whether the board is in a git repository, the branch and its upstream (commits ahead and behind, \
+            as of the last fetch), an operation in progress, and the cards changed since the last commit: added, \
+            moved, reordered, edited, archived, unarchived, deleted. A board outside git works; it just does not sync.
+
+            --json prints {"state", "branch", "detached", "upstream", "remotes", "ahead", "behind", "operation", \
+            "clean", "boardChanged", "changes": [{"kind", "slug", "title", "column", "from", "path", "previousPath", \
+            "fields"}], "conflicts", "problems"}; "state" is "ready", "not-a-repository" or "git-not-installed".
+            """,
+        options: [CommonOptions.json])
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+        let provider = try context.syncProvider()
+        let status = try provider.status()
+        let board = try? provider.store.loadBoard()
+        if arguments.flag("json") {
+            context.printJSON(json(status))
+            return .success
+        }
+        let stylist = context.stylist
+        switch status.availability {
+        case .gitNotInstalled:
+            context.print("git is not installed: the board works, but cannot sync (set KANBAN_GIT to the git program).")
+            return .success
+        case .notARepository:
+            context.print("The board is not in a git repository: it works, but does not sync.")
+            return .success
+        case .ready:
+            break
+        }
+        var place = status.branch.map { "On branch \(stylist.apply(.bold, to: $0))" } ?? "HEAD is detached"
+        if status.isUnborn { place += ", no commits yet" }
+        if let upstream = status.upstream {
+            place += ", tracking \(upstream)"
+            var counts: [String] = []
+            if status.ahead > 0 { counts.append("\(status.ahead) ahead") }
+            if status.behind > 0 { counts.append("\(status.behind) behind") }
+            place += counts.isEmpty ? " (up to date as of the last fetch)" : ": " + counts.joined(separator: ", ")
+        }
+        context.print(place)
+        if !status.boardPrefix.isEmpty { context.print("Board folder in the repository: \(status.boardPrefix)/") }
+        if let operation = status.operationInProgress {
+            context.print(stylist.apply(.bold + .red, to: "A git \(operation.rawValue) is in progress") +
+                          ": finish it ('git \(operation.rawValue) --continue') or abort it ('git \(operation.rawValue) --abort').")
+        }
+        for problem in status.problems where problem != .operationInProgress {
+            context.print(stylist.apply(.yellow, to: advice(problem, status: status)))
+        }
+        if !status.conflictedPaths.isEmpty {
+            context.print("Unresolved conflicts:")
+            for path in status.conflictedPaths { context.print("  " + stylist.apply(.red, to: path)) }
+        }
+        guard status.hasUncommittedChanges else {
+            context.print("Nothing to commit: the board is as the last commit has it.")
+            return .success
+        }
+        context.print("Uncommitted board changes:")
+        let width = status.changes.map(\.kind.rawValue.count).max() ?? 0
+        for event in status.changes {
+            let kind = stylist.apply(color(event.kind), to: event.kind.rawValue.padded(toWidth: width))
+            context.print("  \(kind)  \(event.slug)  \(describe(event, board: board))")
+        }
+        if status.boardFileChanged { context.print("  board.md changed (title, columns or labels)") }
+        context.print("Commit them with 'kanban sync' (or 'kanban sync --no-push').")
+        return .success
+    }
+
+    /// `"Fix login bug": To Do → Done`.
+    static func describe(_ event: CardEvent, board: Board?) -> String {
+        func name(_ id: String) -> String { board?.columnName(id) ?? id }
+        let title = "\"\(event.title)\""
+        switch event.kind {
+        case .added: return "\(title) in \(name(event.column))"
+        case .moved: return "\(title): \(name(event.previousColumn ?? "")) → \(name(event.column))"
+        case .reordered: return "\(title) in \(name(event.column))"
+        case .edited: return title + (event.changedFields.isEmpty ? "" : " (\(event.changedFields.joined(separator: ", ")))")
+        case .archived: return "\(title) from \(name(event.column))"
+        case .unarchived: return "\(title) to \(name(event.column))"
+        case .deleted: return "\(title) from \(name(event.column))"
+        }
+    }
+
+    private static func color(_ kind: CardEvent.Kind) -> TextStyle {
+        switch kind {
+        case .added, .unarchived: return .green
+        case .deleted: return .red
+        case .moved, .reordered: return .cyan
+        case .edited, .archived: return .yellow
+        }
+    }
+
+    /// What a problem means for syncing, and how to fix it.
+    private static func advice(_ problem: SyncError.Code, status: SyncStatus) -> String {
+        switch problem {
+        case .detachedHead: return "HEAD is detached: switch to a branch ('git switch main') to sync."
+        case .noRemote: return "No remote: add one with 'git remote add origin URL' to sync."
+        case .noUpstream:
+            return "No upstream branch: push once with 'git push -u \(status.remotes.first ?? "origin") \(status.branch ?? "main")' to sync."
+        default: return problem.rawValue
+        }
+    }
+
+    /// The documented `--json` shape.
+    static func json(_ status: SyncStatus) -> JSON {
+        func optional(_ text: String?) -> JSON { text.map(JSON.string) ?? .null }
+        return .object([
+            "state": .string(status.availability.rawValue),
+            "branch": optional(status.branch),
+            "detached": .bool(status.isDetached),
+            "upstream": optional(status.upstream),
+            "remotes": .array(status.remotes.map(JSON.string)),
+            "ahead": .number(String(status.ahead)),
+            "behind": .number(String(status.behind)),
+            "operation": optional(status.operationInProgress?.rawValue),
+            "clean": .bool(status.isClean),
+            "boardChanged": .bool(status.boardFileChanged),
+            "changes": .array(status.changes.map { event in
+                .object([
+                    "kind": .string(event.kind.rawValue),
+                    "slug": .string(event.slug),
+                    "title": .string(event.title),
+                    "column": .string(event.column),
+                    "from": optional(event.previousColumn),
+                    "path": .string(event.path),
+                    "previousPath": optional(event.previousPath),
+                    "fields": .array(event.changedFields.map(JSON.string)),
+                ])
+            }),
+            "conflicts": .array(status.conflictedPaths.map(JSON.string)),
+            "problems": .array(status.problems.map { .string($0.rawValue) }),
+        ])
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import KanbanCore
+
+/// Why a command's change is committed.
+enum CommitRequest: Equatable {
+    /// `--commit` or `KANBAN_COMMIT=1`: not being able to commit is an error.
+    case asked
+    /// `autocommit: true` in board.md: a board outside git just is not committed (with a warning).
+    case boardSetting
+}
+
+extension CommandContext {
+    // MARK: Git
+
+    /// How git is run: `$KANBAN_GIT`, else `git` on `PATH`, with this process's environment; `KANBAN_GIT_TIMEOUT`
+    /// (seconds) limits calls that talk to a remote (60 by default).
+    var gitConfiguration: GitConfiguration {
+        var configuration = GitConfiguration(executable: GitConfiguration.locate(in: environment), environment: environment)
+        if let text = environment["KANBAN_GIT_TIMEOUT"], let seconds = Double(text), seconds > 0, seconds < 86_400 {
+            configuration.networkTimeout = .milliseconds(Int64(seconds * 1_000))
+        }
+        return configuration
+    }
+
+    /// The git sync provider for the board.
+    func syncProvider() throws -> GitSyncProvider {
+        GitSyncProvider(store: try store(), configuration: gitConfiguration)
+    }
+
+    /// Whether this command's change is to be committed: `--commit`, else `KANBAN_COMMIT` (`1`/`true`/`yes` on,
+    /// `0`/`false`/`no` off), else `autocommit: true` in board.md.
+    func commitRequest(board: Board?) -> CommitRequest? {
+        if arguments.declaredOptions["commit"] != nil && arguments.flag("commit") { return .asked }
+        switch environment["KANBAN_COMMIT"]?.lowercased() {
+        case "1", "true", "yes", "on": return .asked
+        case "0", "false", "no", "off": return nil
+        default: break
+        }
+        let setting = board?.fields.first { $0.key == "autocommit" }?.value.string?.lowercased()
+        return ["true", "yes", "on"].contains(setting ?? "") ? .boardSetting : nil
+    }
+
+    /// Commits what `changes` wrote and removed as one commit, when committing is asked for (see
+    /// ``commitRequest(board:)``), and prints `committed <hash> <subject>`.
+    /// - Parameter message: The message; when nil, one describing the card changes (`Move "X" from To Do to Done`).
+    /// - Throws: A ``SyncError`` saying the change was made but not committed, when committing was asked for and failed.
+    func commit(_ changes: [BoardChange], message: CommitMessage? = nil) throws {
+        var seen: Set<String> = []
+        let paths = changes.flatMap(\.paths).filter { seen.insert($0).inserted }
+        guard !paths.isEmpty else { return }
+        let board = try? store().loadBoard()
+        try commit(paths: paths, message: message ?? CommitMessage(describing: changes, board: board))
+    }
+
+    /// Commits `paths` (relative to the board) with `message`, when committing is asked for; see ``commit(_:message:)``.
+    func commit(paths: [String], message: CommitMessage?) throws {
+        guard !paths.isEmpty, let message else { return }
+        let board = try? store().loadBoard()
+        guard let request = commitRequest(board: board) else { return }
+        do {
+            guard let result = try syncProvider().commit(paths: paths, message: message) else { return }
+            noteCommit(result)
+        } catch let error as SyncError {
+            if request == .boardSetting && (error.code == .notARepository || error.code == .gitNotInstalled) {
+                if !isQuiet {
+                    errorOutput.writeLine("\(errorStylist.apply(.bold + .yellow, to: "warning")): board.md sets 'autocommit: true' but \(error.message); the change was not committed")
+                }
+                return
+            }
+            var failure = error
+            let note = "The change itself was made; 'kanban sync' commits it later."
+            failure.hint = failure.hint.map { $0 + "\n" + note } ?? note
+            throw failure
+        }
+    }
+
+    /// ``commit(_:message:)`` for one change.
+    func commit(_ change: BoardChange, message: CommitMessage? = nil) throws {
+        try commit([change], message: message)
+    }
+
+    /// `committed 1a2b3c4 Move "X" from To Do to Done`, on standard output (standard error after `--json`).
+    func noteCommit(_ result: CommitResult) {
+        let line = "committed \(stylist.apply(.yellow, to: result.shortCommit)) \(result.message.subject)"
+        if arguments.declaredOptions["json"] != nil && arguments.flag("json") {
+            if !isQuiet { errorOutput.writeLine("committed \(result.shortCommit) \(result.message.subject)") }
+        } else {
+            say(line)
+        }
+    }
+
+    /// A sync error: `error: message`, git's or a hook's words indented, then the hint and any conflicts.
+    func report(_ error: SyncError) {
+        reportFailure(error.message)
+        for conflict in error.conflicts {
+            let card = conflict.slug.map { slug in " (" + (conflict.title.map { "\"\($0)\", " } ?? "") + slug + ")" } ?? ""
+            errorOutput.writeLine("  conflict: \(conflict.path)\(card)")
+        }
+        if let output = error.output {
+            for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
+                errorOutput.writeLine("  | " + line)
+            }
+        }
+        if let hint = error.hint {
+            for line in hint.split(separator: "\n", omittingEmptySubsequences: false) {
+                errorOutput.writeLine("  " + line)
+            }
+        }
+    }
+}
+
+extension CommitMessage {
+    /// A board-level change: `Add column "In Review"`, with a trailer naming what by id.
+    static func board(_ subject: String, _ key: String, _ id: String) -> CommitMessage {
+        CommitMessage(subject: subject, trailers: [CommitTrailer(key, id)])
+    }
+}

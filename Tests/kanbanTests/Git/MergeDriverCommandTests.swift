@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+
+extension GitTests {
+    /// `kanban git-setup` and `kanban merge-driver`, with real branches merged and rebased by git itself.
+    @Suite struct MergeDriverCommandTests {
+        /// A repository with a board (labels bug, ui, urgent), the merge driver set up, and card `fix-login-bug`
+        /// (labels bug, ui) in To Do, all committed on `main`.
+        private func makeRepository(_ workspace: GitWorkspace) throws -> String {
+            let repository = workspace.root + "/repo"
+            try workspace.git(["init", "--quiet", repository], in: workspace.root)
+            for arguments in [["init", ".", "--title", "Team"], ["git-setup"], ["label", "add", "bug"], ["label", "add", "ui"],
+                              ["label", "add", "urgent"],
+                              ["add", "Fix login bug", "--label", "bug", "--label", "ui", "--body", Self.body("Steps:\n1. Open\n2. Log in\n3. See the error\n")]] {
+                let result = try workspace.kanban(arguments, in: repository)
+                try #require(result.status == 0, "\(arguments): \(result)")
+            }
+            try workspace.git(["add", "--all"], in: repository)
+            try workspace.git(["commit", "--quiet", "-m", "Start"], in: repository)
+            return repository
+        }
+
+        /// `steps` followed by a few paragraphs nobody changes, so that git recognises a moved card as a rename.
+        static func body(_ steps: String) -> String {
+            steps + "\n## Notes\n\nReported by support on Monday.\nHappens on Safari and Firefox.\nNot on the mobile app.\n"
+                + "\n## Links\n\n- Ticket 4521\n- Design review notes\n"
+        }
+
+        /// On branch `name` from `main`: runs each kanban command, then commits.
+        private func branch(_ name: String, in repository: String, _ workspace: GitWorkspace, _ commands: [[String]]) throws {
+            try workspace.git(["checkout", "--quiet", "-b", name, "main"], in: repository)
+            for arguments in commands {
+                let result = try workspace.kanban(arguments, in: repository)
+                try #require(result.status == 0, "\(arguments): \(result)")
+            }
+            try workspace.git(["add", "--all"], in: repository)
+            try workspace.git(["commit", "--quiet", "-m", name], in: repository)
+        }
+
+        private func field(_ key: String, in text: String) -> String? {
+            text.lines.first { $0.hasPrefix(key + ": ") }.map { String($0.dropFirst(key.count + 2)) }
+        }
+
+        @Test func setUpWritesTheAttributesAndTheDriverOnce() throws {
+            try withGitWorkspace { workspace in
+                let repository = workspace.root + "/repo"
+                try workspace.git(["init", "--quiet", repository], in: workspace.root)
+                #expect(try workspace.kanban(["init", "."], in: repository).status == 0)
+                try workspace.write("*.png binary\n", to: repository + "/.gitattributes")
+
+                let first = try workspace.kanban(["git-setup"], in: repository)
+                #expect(first.status == 0, "\(first)")
+                #expect(first.stdout.lines == ["added to .gitattributes: cards/**/*.md merge=kanban, archive/*.md merge=kanban",
+                                               "set merge.kanban.driver = kanban merge-driver %O %A %B %P"])
+                #expect(try workspace.read(repository + "/.gitattributes") == """
+                    *.png binary
+                    # Cards merge key by key: kanban git-setup
+                    cards/**/*.md merge=kanban
+                    archive/*.md merge=kanban
+
+                    """)
+                #expect(try workspace.git(["config", "--local", "merge.kanban.driver"], in: repository) == "kanban merge-driver %O %A %B %P")
+                #expect(try workspace.git(["check-attr", "merge", "--", "cards/todo/x.md", "archive/2026-01-01-x.md", "board.md"], in: repository)
+                            == "cards/todo/x.md: merge: kanban\narchive/2026-01-01-x.md: merge: kanban\nboard.md: merge: unspecified")
+
+                let again = try workspace.kanban(["git-setup", "--commit"], in: repository)
+                #expect(again.stdout.lines == [".gitattributes already sends cards to the kanban merge driver",
+                                               "merge.kanban.driver is already kanban merge-driver %O %A %B %P"])
+                #expect(try workspace.run(["rev-parse", "--verify", "HEAD"], in: repository).status != 0)
+            }
+        }
+
+        @Test func commitsTheAttributesWhenAsked() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                let result = try workspace.kanban(["git-setup", "--commit", "--driver", "/opt/kanban/bin/kanban"], in: ana)
+                #expect(result.status == 0, "\(result)")
+                #expect(result.stdout.lines.last?.hasSuffix(" Merge cards key by key with kanban merge-driver") == true)
+                #expect(try workspace.git(["show", "--format=", "--name-only", "HEAD"], in: ana) == ".gitattributes")
+                #expect(try workspace.git(["config", "merge.kanban.driver"], in: ana) == "/opt/kanban/bin/kanban merge-driver %O %A %B %P")
+            }
+        }
+
+        @Test(arguments: ["merge", "rebase"])
+        func mergesConcurrentEditsOfOneCardKeyByKey(command: String) throws {
+            try withGitWorkspace { workspace in
+                let repository = try makeRepository(workspace)
+                try branch("ana", in: repository, workspace, [
+                    ["set", "fix-login-bug", "--add-label", "urgent", "--field", "due=2026-12-01"],
+                    ["set", "fix-login-bug", "--body", Self.body("Steps:\n1. Open the app\n2. Log in\n3. See the error\n")],
+                ])
+                try branch("ben", in: repository, workspace, [
+                    ["move", "fix-login-bug", "in-progress"],
+                    ["set", "fix-login-bug", "--remove-label", "ui", "--body", Self.body("Steps:\n1. Open\n2. Log in\n3. See the error message\n")],
+                ])
+                let arguments = command == "merge" ? ["merge", "--no-edit", "ana"] : ["rebase", "ana"]
+                let merged = try workspace.run(arguments, in: repository)
+                #expect(merged.status == 0, "\(merged)")
+                let card = try workspace.read(repository + "/cards/in-progress/fix-login-bug.md")
+                #expect(!workspace.exists(repository + "/cards/todo/fix-login-bug.md"))
+                #expect(field("column", in: card) == "in-progress")
+                #expect(field("labels", in: card) == "[bug, urgent]")
+                #expect(field("due", in: card) == "2026-12-01")
+                #expect(card.hasSuffix(Self.body("Steps:\n1. Open the app\n2. Log in\n3. See the error message\n")), "\(card)")
+                #expect(!card.contains("<<<<<<<"))
+            }
+        }
+
+        @Test func leavesMarkersOnlyInTheBodyWhenBothChangedTheSameLines() throws {
+            try withGitWorkspace { workspace in
+                let repository = try makeRepository(workspace)
+                try branch("ana", in: repository, workspace, [
+                    ["set", "fix-login-bug", "--add-label", "urgent", "--body", Self.body("Steps:\n1. Open the app\n2. Log in\n3. See the error\n")],
+                ])
+                try branch("ben", in: repository, workspace, [
+                    ["set", "fix-login-bug", "--body", Self.body("Steps:\n1. Open the window\n2. Log in\n3. See the error\n")],
+                ])
+                let merged = try workspace.run(["merge", "--no-edit", "ana"], in: repository)
+                #expect(merged.status != 0)
+                #expect(merged.output.contains("CONFLICT (content): Merge conflict in cards/todo/fix-login-bug.md"), "\(merged)")
+                let card = try workspace.read(repository + "/cards/todo/fix-login-bug.md")
+                #expect(field("labels", in: card) == "[bug, ui, urgent]")
+                #expect(card.contains("<<<<<<< ours\n1. Open the window\n=======\n1. Open the app\n>>>>>>> theirs\n"), "\(card)")
+                let doctor = try workspace.kanban(["doctor"], in: repository)
+                #expect(doctor.status == 1)
+                #expect(doctor.stdout.contains("cards/todo/fix-login-bug.md:"))
+                #expect(doctor.stdout.contains("error: git conflict markers left in the card"))
+            }
+        }
+
+        @Test func gitAloneLeavesACardMovedToTwoColumnsAsARenameConflict() throws {
+            // What plain git does with one card moved to two columns: a path-level rename/rename conflict, both
+            // files in the working tree. `kanban sync` resolves it (see SyncCommandTests); plain git merges do not.
+            try withGitWorkspace { workspace in
+                let repository = try makeRepository(workspace)
+                try branch("ana", in: repository, workspace, [["move", "fix-login-bug", "in-progress"]])
+                try branch("ben", in: repository, workspace, [["move", "fix-login-bug", "done"]])
+                let merged = try workspace.run(["merge", "--no-edit", "ana"], in: repository)
+                #expect(merged.status != 0)
+                #expect(merged.output.contains("CONFLICT (rename/rename)"), "\(merged)")
+                #expect(workspace.exists(repository + "/cards/in-progress/fix-login-bug.md"))
+                #expect(workspace.exists(repository + "/cards/done/fix-login-bug.md"))
+                // The driver merged the content the same way into both: Done wins the tie (further along the board).
+                let left = try workspace.read(repository + "/cards/in-progress/fix-login-bug.md")
+                #expect(left == (try workspace.read(repository + "/cards/done/fix-login-bug.md")))
+                #expect(field("column", in: left) == "done" || field("column", in: left) == "in-progress")
+                try workspace.git(["merge", "--abort"], in: repository)
+            }
+        }
+
+        @Test func mergesFilesGivenDirectly() throws {
+            try withGitWorkspace { workspace in
+                let card = { (labels: String, modified: String) in
+                    "---\ntitle: Fix login bug\ncolumn: todo\nposition: a1\ncreated: 2026-01-01T09:00:00Z\nmodified: \(modified)\nlabels: \(labels)\n---\n\nBody\n"
+                }
+                try workspace.write(card("[bug]", "2026-01-02T09:00:00Z"), to: workspace.root + "/base")
+                try workspace.write(card("[bug, ui]", "2026-01-03T09:00:00Z"), to: workspace.root + "/ours")
+                try workspace.write(card("[]", "2026-01-04T09:00:00Z"), to: workspace.root + "/theirs")
+                let result = try workspace.kanban(["merge-driver", "base", "ours", "theirs", "cards/todo/fix-login-bug.md"], in: workspace.root)
+                #expect(result.status == 0, "\(result)")
+                #expect(try workspace.read(workspace.root + "/ours") == card("[ui]", "2026-01-04T09:00:00Z"))
+
+                let missing = try workspace.kanban(["merge-driver", "base", "nowhere", "theirs"], in: workspace.root)
+                #expect(missing.status == 1)
+                #expect(missing.stderr.contains("cannot read 'nowhere'"))
+            }
+        }
+    }
+}

@@ -1,0 +1,278 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Testing
+
+extension GitTests {
+    /// `kanban sync`: two clones round trip, and every fault with a clear message, a non-zero exit and nothing lost.
+    @Suite struct SyncCommandTests {
+        /// The lines of `text` with commit hashes replaced by `HASH`.
+        private func masked(_ text: String) -> [String] {
+            text.lines.map { $0.replacing(/committed [0-9a-f]{7}/, with: "committed HASH") }
+        }
+
+        @Test func roundTripsCardsBetweenTwoClones() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard()
+                #expect(try workspace.kanban(["add", "Fix login bug"], in: ana).status == 0)
+                let first = try workspace.kanban(["sync"], in: ana)
+                #expect(first.status == 0, "\(first)")
+                #expect(masked(first.stdout) == ["committed HASH Add \"Fix login bug\" to To Do", "up to date with origin/main",
+                                                 "pushed 1 commit to origin/main"])
+                #expect(first.stderr.isEmpty)
+
+                let pulled = try workspace.kanban(["sync"], in: ben)
+                #expect(pulled.status == 0, "\(pulled)")
+                #expect(pulled.stdout.lines == ["pulled 1 commit from origin/main", "nothing to push: origin/main has every commit"])
+                let moved = try workspace.kanban(["move", "fix-login-bug", "done", "--commit"], in: ben)
+                #expect(masked(moved.stdout) == ["moved fix-login-bug: To Do → Done", "committed HASH Move \"Fix login bug\" from To Do to Done"])
+                #expect(try workspace.kanban(["sync"], in: ben).status == 0)
+
+                let back = try workspace.kanban(["sync"], in: ana)
+                #expect(back.stdout.lines.first == "pulled 1 commit from origin/main", "\(back)")
+                #expect(workspace.exists(ana + "/cards/done/fix-login-bug.md"))
+                #expect(!workspace.exists(ana + "/cards/todo/fix-login-bug.md"))
+                let log = try workspace.kanban(["log", "fix-login-bug"], in: ana)
+                #expect(log.stdout.lines.map { $0.replacing(#/^[0-9a-f]{7} \d{4}-\d\d-\d\d /#, with: "") } == [
+                    "Move \"Fix login bug\" from To Do to Done (Ben Ode)",
+                    "Add \"Fix login bug\" to To Do (Ana Lee)",
+                ], "\(log)")
+            }
+        }
+
+        @Test func keepsACardMovedToTwoColumnsInOneOnBothMachines() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                #expect(try workspace.kanban(["add", "Shared card", "--commit"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ben).status == 0)
+                #expect(try workspace.kanban(["move", "shared-card", "in-progress", "--commit"], in: ana).status == 0)
+                #expect(try workspace.kanban(["move", "shared-card", "done", "--commit"], in: ben).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                let merged = try workspace.kanban(["sync"], in: ben)
+                #expect(merged.status == 0, "\(merged)")
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                // Both moved it in the same second or Ben later: Done wins either way (later, or further along).
+                for clone in [ana, ben] {
+                    #expect(workspace.exists(clone + "/cards/done/shared-card.md"), "\(clone)")
+                    #expect(!workspace.exists(clone + "/cards/in-progress/shared-card.md"), "\(clone)")
+                    #expect(!workspace.exists(clone + "/cards/todo/shared-card.md"), "\(clone)")
+                    let doctor = try workspace.kanban(["doctor"], in: clone)
+                    #expect(!doctor.stdout.contains("duplicate-slug") && !doctor.stdout.contains("conflict"), "\(doctor)")
+                }
+            }
+        }
+
+        @Test func commitsLocallyAndSaysSoWhenThereIsNoRemote() throws {
+            try withGitWorkspace { workspace in
+                let repository = workspace.root + "/solo"
+                try workspace.git(["init", "--quiet", repository], in: workspace.root)
+                #expect(try workspace.kanban(["init", "."], in: repository).status == 0)
+                let result = try workspace.kanban(["sync"], in: repository)
+                #expect(result.status == 1)
+                #expect(masked(result.stdout) == ["committed HASH Edit board settings"])
+                #expect(result.stderr.contains("error: the repository has no remote to sync with"))
+                #expect(result.stderr.contains("git remote add origin URL"))
+                #expect(result.stderr.contains("Your board changes are committed locally"))
+                #expect(try workspace.subjects(in: repository) == ["Edit board settings"])
+            }
+        }
+
+        @Test func explainsABoardOutsideGit() throws {
+            try withGitWorkspace { workspace in
+                let plain = workspace.root + "/plain"
+                #expect(try workspace.kanban(["init", plain], in: workspace.root).status == 0)
+                let result = try workspace.kanban(["sync"], in: plain)
+                #expect(result.status == 1)
+                #expect(result.stderr.lines.first == "error: the board is not in a git repository")
+                #expect(result.stdout.isEmpty)
+            }
+        }
+
+        @Test func explainsAMissingIdentity() throws {
+            try withGitWorkspace(identity: false) { workspace in
+                let repository = workspace.root + "/repo"
+                try workspace.git(["init", "--quiet", repository], in: workspace.root)
+                #expect(try workspace.kanban(["init", "."], in: repository).status == 0)
+                let result = try workspace.kanban(["add", "Write docs", "--commit"], in: repository)
+                #expect(result.status == 1)
+                #expect(result.stdout.lines.first == "cards/todo/write-docs.md")
+                #expect(result.stderr.contains("error: git does not know who you are: user.name and user.email are not set"))
+                #expect(result.stderr.contains("git config --global user.name \"Your Name\""))
+                #expect(result.stderr.contains("The change itself was made"))
+                #expect(workspace.exists(repository + "/cards/todo/write-docs.md"))
+                let sync = try workspace.kanban(["sync"], in: repository)
+                #expect(sync.status == 1)
+                #expect(sync.stderr.contains("git does not know who you are"))
+            }
+        }
+
+        @Test func showsAFailingPreCommitHook() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                try workspace.script(ana + "/.git/hooks/pre-commit", "echo 'hook: no cards on Fridays' >&2\nexit 1")
+                #expect(try workspace.kanban(["add", "Friday card"], in: ana).status == 0)
+                let result = try workspace.kanban(["sync"], in: ana)
+                #expect(result.status == 1)
+                #expect(result.stderr.contains("error: the pre-commit hook refused the commit; nothing was committed"))
+                #expect(result.stderr.contains("  | hook: no cards on Fridays"))
+                #expect(try workspace.subjects(in: ana) == ["Start the board"])
+                let status = try workspace.kanban(["status", "--json"], in: ana)
+                #expect(status.stdout.contains("\"kind\": \"added\""))
+            }
+        }
+
+        @Test func reportsAHeldIndexLockAndLeavesIt() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                try workspace.write("", to: ana + "/.git/index.lock")
+                let result = try workspace.kanban(["add", "Locked out", "--commit"], in: ana)
+                #expect(result.status == 1)
+                #expect(result.stderr.contains("error: another git process holds"))
+                #expect(result.stderr.contains("index.lock"))
+                #expect(workspace.exists(ana + "/.git/index.lock"))
+                #expect(workspace.exists(ana + "/cards/todo/locked-out.md"))
+            }
+        }
+
+        @Test func givesUpOnASilentRemoteAfterTheTimeout() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                try workspace.script(workspace.root + "/silent-ssh", "exec sleep 60")
+                try workspace.git(["remote", "set-url", "origin", "ssh://git@example.invalid/team.git"], in: ana)
+                #expect(try workspace.kanban(["add", "Offline work"], in: ana).status == 0)
+                let clock = ContinuousClock()
+                let start = clock.now
+                let result = try workspace.kanban(["sync"], in: ana, environment: [
+                    "KANBAN_GIT_TIMEOUT": "2", "GIT_SSH_COMMAND": workspace.root + "/silent-ssh",
+                ])
+                #expect(clock.now - start < .seconds(20))
+                #expect(result.status == 1)
+                #expect(result.stderr.contains("error: the remote 'origin' did not answer within 2 s; nothing was changed"))
+                #expect(result.stderr.contains("Your board changes are committed locally"))
+                #expect(try workspace.subjects(in: ana).first == "Add \"Offline work\" to To Do")
+            }
+        }
+
+        @Test func reportsAPushTheRemoteRefuses() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                try workspace.script(workspace.root + "/remote.git/hooks/pre-receive", "echo 'main is frozen for the release' >&2\nexit 1")
+                #expect(try workspace.kanban(["add", "Too late"], in: ana).status == 0)
+                let result = try workspace.kanban(["sync"], in: ana)
+                #expect(result.status == 1)
+                #expect(result.stderr.contains("error: the remote refused the push: pre-receive hook declined"))
+                #expect(result.stderr.contains("  | remote: main is frozen for the release"))
+                #expect(try workspace.subjects(in: ana).first == "Add \"Too late\" to To Do")
+            }
+        }
+
+        @Test func stopsOnAConflictWithEverythingAsItWas() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                #expect(try workspace.kanban(["add", "Shared", "--body", "Steps:\n1. Open\n2. Close\n"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ben).status == 0)
+                #expect(try workspace.kanban(["set", "shared", "--body", "Steps:\n1. Open the app\n2. Close\n"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.kanban(["set", "shared", "--body", "Steps:\n1. Open the window\n2. Close\n"], in: ben).status == 0)
+                try workspace.write("draft\n", to: ben + "/notes.txt")
+                let before = try workspace.read(ben + "/cards/todo/shared.md")
+
+                let result = try workspace.kanban(["sync"], in: ben)
+                #expect(result.status == 2, "\(result)")
+                #expect(result.stderr.contains("error: your changes and the upstream's conflict on card 'shared'; nothing was changed"))
+                #expect(result.stderr.contains("  conflict: cards/todo/shared.md (\"Shared\", shared)"))
+                #expect(try workspace.read(ben + "/cards/todo/shared.md") == before)
+                #expect(try workspace.read(ben + "/notes.txt") == "draft\n")
+                #expect(try workspace.git(["status", "--porcelain"], in: ben) == "?? notes.txt")
+                #expect(!workspace.exists(ben + "/.git/rebase-merge"))
+                #expect(try workspace.subjects(in: ben, count: 1) == ["Edit \"Shared\" (body)"])
+            }
+        }
+
+        @Test func leavesUnrelatedWorkOutsideTheBoardAlone() throws {
+            try withGitWorkspace { workspace in
+                let remote = try workspace.makeRemote()
+                let project = try workspace.makeClone(of: remote, named: "project", author: "Ana Lee")
+                try workspace.write("let app = 1\n", to: project + "/src/app.swift")
+                #expect(try workspace.kanban(["init", "planning"], in: project).status == 0)
+                try workspace.git(["add", "--all"], in: project)
+                try workspace.git(["commit", "--quiet", "-m", "Start"], in: project)
+                try workspace.git(["push", "--quiet", "-u", "origin", "main"], in: project)
+                // Work in progress outside the board: staged, unstaged, untracked.
+                try workspace.write("let app = 2\n", to: project + "/src/app.swift")
+                try workspace.git(["add", "src/app.swift"], in: project)
+                try workspace.write("let helper = 1\n", to: project + "/src/helper.swift")
+                #expect(try workspace.kanban(["add", "Plan the release"], in: project + "/planning").status == 0)
+
+                let result = try workspace.kanban(["sync"], in: project + "/planning")
+                #expect(result.status == 0, "\(result)")
+                #expect(try workspace.git(["show", "--format=", "--name-only", "origin/main"], in: project)
+                            == "planning/cards/todo/plan-the-release.md")
+                #expect(try workspace.run(["status", "--porcelain"], in: project).output.lines == ["M  src/app.swift", "?? src/helper.swift"])
+            }
+        }
+
+        @Test func addsACardToAColumnAFreshCloneHasNoDirectoryFor() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard()
+                #expect(try workspace.kanban(["column", "add", "review", "Review", "--commit"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ben).status == 0)
+                #expect(!workspace.exists(ben + "/cards/review"))
+                let added = try workspace.kanban(["add", "Review the copy", "--column", "review", "--commit"], in: ben)
+                #expect(added.status == 0, "\(added)")
+                #expect(try workspace.kanban(["sync"], in: ben).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(workspace.exists(ana + "/cards/review/review-the-copy.md"))
+            }
+        }
+
+        @Test func refusesToSyncADetachedHeadOrDuringARebase() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                try workspace.git(["checkout", "--quiet", "--detach"], in: ana)
+                let detached = try workspace.kanban(["sync"], in: ana)
+                #expect(detached.status == 1)
+                #expect(detached.stderr.contains("error: HEAD is detached: not on any branch"))
+                try workspace.git(["checkout", "--quiet", "main"], in: ana)
+
+                try workspace.write("one\n", to: ana + "/notes.txt")
+                try workspace.git(["add", "notes.txt"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "notes one"], in: ana)
+                try workspace.git(["checkout", "--quiet", "-b", "side", "HEAD~1"], in: ana)
+                try workspace.write("two\n", to: ana + "/notes.txt")
+                try workspace.git(["add", "notes.txt"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "notes two"], in: ana)
+                #expect(try workspace.run(["rebase", "main"], in: ana).status != 0)
+                let during = try workspace.kanban(["sync"], in: ana)
+                #expect(during.status == 1)
+                #expect(during.stderr.contains("error: a git rebase is in progress in this repository"))
+                #expect(during.stderr.contains("git rebase --abort"))
+                #expect(workspace.exists(ana + "/.git/rebase-merge"))
+                let status = try workspace.kanban(["status"], in: ana)
+                #expect(status.stdout.contains("A git rebase is in progress"))
+            }
+        }
+
+        @Test func explainsABranchWithoutUpstream() throws {
+            try withGitWorkspace { workspace in
+                let remote = try workspace.makeRemote()
+                let repository = workspace.root + "/repo"
+                try workspace.git(["init", "--quiet", repository], in: workspace.root)
+                try workspace.git(["remote", "add", "origin", remote], in: repository)
+                #expect(try workspace.kanban(["init", "."], in: repository).status == 0)
+                let result = try workspace.kanban(["sync", "--no-push"], in: repository)
+                #expect(result.status == 1)
+                #expect(result.stderr.contains("error: branch 'main' has no upstream branch"))
+                #expect(result.stderr.contains("git push -u origin main"))
+                try workspace.git(["push", "--quiet", "-u", "origin", "main"], in: repository)
+                #expect(try workspace.kanban(["sync"], in: repository).status == 0)
+            }
+        }
+    }
+}
