@@ -6,13 +6,16 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "KanbanCore", targets: ["KanbanCore"]),
+        .library(name: "KanbanWatch", targets: ["KanbanWatch"]),
         .executable(name: "kanban", targets: ["kanban"]),
     ],
     targets: [
         .target(name: "KanbanCore"),
-        .executableTarget(name: "kanban", dependencies: ["KanbanCore"]),
-        .executableTarget(name: "kanban-bench", dependencies: ["KanbanCore"], path: "Benchmarks/kanban-bench"),
+        .target(name: "KanbanWatch", dependencies: ["KanbanCore"]),
+        .executableTarget(name: "kanban", dependencies: ["KanbanCore", "KanbanWatch"]),
+        .executableTarget(name: "kanban-bench", dependencies: ["KanbanCore", "KanbanWatch"], path: "Benchmarks/kanban-bench"),
         .testTarget(name: "KanbanCoreTests", dependencies: ["KanbanCore"]),
+        .testTarget(name: "KanbanWatchTests", dependencies: ["KanbanWatch", "KanbanCore"]),
         .testTarget(name: "kanbanTests", dependencies: ["kanban", "KanbanCore"]),
     ]
 )

@@ -1,0 +1,413 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A failed system call: which call, on what, and `errno` as it was right after the call.
+struct SystemCallError: Error, Sendable, CustomStringConvertible {
+    var call: String
+    var path: String?
+    var code: Int32
+
+    var description: String {
+        let reason = String(cString: strerror(code))
+        if let path { return "\(call) '\(path)': \(reason)" }
+        return "\(call): \(reason)"
+    }
+}
+
+/// The system calls KanbanWatch makes, in one place: `errno` is captured at once, `EINTR` is retried,
+/// and every descriptor is opened close-on-exec so that `--exec` children inherit none of them.
+enum SystemCalls {
+    // MARK: Descriptors
+
+    static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
+        while true {
+            let result = call()
+            if result >= 0 || errno != EINTR { return result }
+        }
+    }
+
+    static func closeDescriptor(_ descriptor: Int32) {
+        // Retrying close after EINTR is wrong on Linux: the descriptor is already released.
+        _ = close(descriptor)
+    }
+
+    /// Two connected sockets, close-on-exec and non-blocking, used to wake a thread blocked in `poll(2)`.
+    static func wakePair() -> Result<(reader: Int32, writer: Int32), SystemCallError> {
+        var descriptors: [Int32] = [-1, -1]
+        #if os(Linux)
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &descriptors) == 0 else {
+            return .failure(SystemCallError(call: "socketpair", code: errno))
+        }
+        #else
+        guard socketpair(AF_UNIX, SOCK_STREAM, 0, &descriptors) == 0 else {
+            return .failure(SystemCallError(call: "socketpair", code: errno))
+        }
+        for descriptor in descriptors {
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        }
+        #endif
+        return .success((descriptors[0], descriptors[1]))
+    }
+
+    /// Writes one byte, ignoring a full buffer (one pending byte is enough to wake the reader).
+    static func wake(_ descriptor: Int32) {
+        var byte: UInt8 = 1
+        _ = retrying { write(descriptor, &byte, 1) }
+    }
+
+    /// Reads and discards what is waiting on a non-blocking descriptor.
+    static func drain(_ descriptor: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while retrying({ read(descriptor, &buffer, buffer.count) }) > 0 {}
+    }
+
+    /// What `poll(2)` saw on each descriptor.
+    struct Readiness {
+        var readable: [Bool]
+    }
+
+    /// Waits until one of `descriptors` is readable or `timeoutMilliseconds` pass (-1: no limit).
+    /// An interrupted wait returns with nothing readable rather than restarting with a stale timeout.
+    static func waitReadable(_ descriptors: [Int32], timeoutMilliseconds: Int32) -> Result<Readiness, SystemCallError> {
+        var entries = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let count = poll(&entries, nfds_t(entries.count), timeoutMilliseconds)
+        if count < 0 {
+            let code = errno
+            if code == EINTR { return .success(Readiness(readable: Array(repeating: false, count: descriptors.count))) }
+            return .failure(SystemCallError(call: "poll", code: code))
+        }
+        let ready = entries.map { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
+        return .success(Readiness(readable: ready))
+    }
+
+    // MARK: inotify
+
+    #if os(Linux)
+    /// A new inotify instance, close-on-exec and non-blocking.
+    static func inotifyInitialize() -> Result<Int32, SystemCallError> {
+        let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard descriptor >= 0 else { return .failure(SystemCallError(call: "inotify_init1", code: errno)) }
+        return .success(descriptor)
+    }
+
+    static func inotifyAddWatch(_ descriptor: Int32, path: String, mask: UInt32) -> Result<Int32, SystemCallError> {
+        let watch = inotify_add_watch(descriptor, path, mask)
+        guard watch >= 0 else { return .failure(SystemCallError(call: "inotify_add_watch", path: path, code: errno)) }
+        return .success(watch)
+    }
+
+    static func inotifyRemoveWatch(_ descriptor: Int32, watch: Int32) {
+        _ = inotify_rm_watch(descriptor, watch)
+    }
+    #endif
+
+    /// Reads what is waiting on a non-blocking descriptor into `buffer`: the byte count, 0 when nothing waits.
+    static func readAvailable(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, SystemCallError> {
+        let count = retrying { read(descriptor, buffer.baseAddress, buffer.count) }
+        if count < 0 {
+            let code = errno
+            if code == EAGAIN || code == EWOULDBLOCK { return .success(0) }
+            return .failure(SystemCallError(call: "read", code: code))
+        }
+        return .success(count)
+    }
+
+    // MARK: Files
+
+    /// The stamp of `path` itself (symbolic links are not followed), or nil when it does not exist.
+    static func linkStamp(_ path: String) -> FileStamp? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return FileStamp(info)
+    }
+
+    /// The stamp of what `path` leads to (symbolic links followed), or nil.
+    static func targetStamp(_ path: String) -> FileStamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileStamp(info)
+    }
+
+    /// The absolute path with every symbolic link resolved, or nil when it does not lead anywhere.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// One directory entry: its name and, when the listing said so, its kind (no extra `stat`).
+    struct DirectoryEntry: Sendable {
+        var name: String
+        var kind: FileStamp.Kind?
+    }
+
+    /// The entries of a directory except `.` and `..`; a missing directory (or one that is no longer a
+    /// directory) has none.
+    static func entries(of path: String) -> Result<[DirectoryEntry], SystemCallError> {
+        guard let stream = opendir(path) else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { return .success([]) }
+            return .failure(SystemCallError(call: "opendir", path: path, code: code))
+        }
+        defer { closedir(stream) }
+        var result: [DirectoryEntry] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name == "." || name == ".." { continue }
+            let kind: FileStamp.Kind?
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_REG): kind = .file
+            case Int32(DT_DIR): kind = .directory
+            case Int32(DT_LNK): kind = .symbolicLink
+            case Int32(DT_UNKNOWN): kind = nil
+            default: kind = .other
+            }
+            result.append(DirectoryEntry(name: name, kind: kind))
+        }
+        return .success(result)
+    }
+
+    /// Calls `body` with the name and stamp (`fstatat` on the open directory, links not followed) of every
+    /// entry whose name's bytes pass `include`: the fast path of a polling pass, which makes a `String` only for
+    /// names it keeps. Returns false when the directory cannot be read (a missing one has no entries).
+    static func forEachStampedEntry(of path: String, where include: (UnsafeBufferPointer<UInt8>) -> Bool,
+                                    _ body: (String, FileStamp) -> Void) -> Bool {
+        let directory = retrying { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard directory >= 0 else { return errno == ENOENT || errno == ENOTDIR }
+        guard let stream = fdopendir(directory) else {
+            closeDescriptor(directory)
+            return false
+        }
+        defer { closedir(stream) }  // closes `directory` too
+        var info = stat()
+        while let entry = readdir(stream) {
+            let kept: String? = withUnsafePointer(to: entry.pointee.d_name) { tuple in
+                tuple.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) { bytes in
+                    let name = UnsafeBufferPointer(start: bytes, count: strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self)))
+                    guard include(name), fstatat(directory, UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self), &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+                        return nil
+                    }
+                    return String(decoding: name, as: UTF8.self)
+                }
+            }
+            if let kept { body(kept, FileStamp(info)) }
+        }
+        return true
+    }
+
+    /// The outcome of reading a card file.
+    enum FileContents: Sendable {
+        /// The bytes and the stamp they belong to.
+        case read([UInt8], FileStamp)
+        /// Nothing (or no regular file) at the path.
+        case missing
+        /// The file changed while it was read; read it again later.
+        case changing
+        case failed(SystemCallError)
+    }
+
+    /// Reads the file at `path` whole, and makes sure the bytes belong to one version of it: the stamp
+    /// before and after the read must agree, and the path must still lead to the file that was read.
+    /// - Parameter followingLink: Whether a symbolic link at `path` may be followed (the caller has checked
+    ///   that it stays inside the board).
+    static func readFile(_ path: String, followingLink: Bool) -> FileContents {
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLink ? 0 : O_NOFOLLOW)
+        let descriptor = retrying { open(path, flags) }
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ELOOP || code == ENOTDIR { return .missing }
+            return .failed(SystemCallError(call: "open", path: path, code: code))
+        }
+        defer { closeDescriptor(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return .failed(SystemCallError(call: "fstat", path: path, code: errno)) }
+        let before = FileStamp(info)
+        guard before.kind == .file else { return .missing }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(max(0, before.size)) + 1)
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                retrying { read(descriptor, buffer.baseAddress, buffer.count) }
+            }
+            if count < 0 { return .failed(SystemCallError(call: "read", path: path, code: errno)) }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        guard fstat(descriptor, &info) == 0 else { return .failed(SystemCallError(call: "fstat", path: path, code: errno)) }
+        let after = FileStamp(info)
+        guard after == before, Int64(bytes.count) == after.size else { return .changing }
+        var current = stat()
+        let check = followingLink ? stat(path, &current) : lstat(path, &current)
+        guard check == 0 else { return .missing }
+        guard FileStamp(current) == after else { return .changing }
+        return .read(bytes, after)
+    }
+
+    // MARK: Processes
+
+    /// Starts `/bin/sh -c command` in a process group of its own, with default signal handling and an empty
+    /// signal mask (whatever this process blocks), standard input from `input`, standard output sent to this
+    /// process's standard error (so it never mixes with events on standard output), standard error inherited.
+    static func spawnShell(_ command: String, environment: [String: String], input: Int32) -> Result<pid_t, SystemCallError> {
+        #if os(Linux)
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        #else
+        var actions: posix_spawn_file_actions_t?
+        var attributes: posix_spawnattr_t?
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawn_file_actions_adddup2(&actions, input, 0)
+        posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        posix_spawnattr_setflags(&attributes, Int16(truncatingIfNeeded: POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        let words: [String] = ["/bin/sh", "-c", command]
+        let argv = words.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
+        guard code == 0 else { return .failure(SystemCallError(call: "posix_spawn", path: "/bin/sh", code: code)) }
+        return .success(pid)
+    }
+
+    /// A one-way channel for a child's standard input: a socket pair made close-on-exec in one call (Swift's
+    /// Glibc module has no `pipe2`), so no other thread's child inherits it.
+    static func inputChannel() -> Result<(reader: Int32, writer: Int32), SystemCallError> {
+        var descriptors: [Int32] = [-1, -1]
+        #if os(Linux)
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &descriptors) == 0 else {
+            return .failure(SystemCallError(call: "socketpair", code: errno))
+        }
+        #else
+        guard socketpair(AF_UNIX, SOCK_STREAM, 0, &descriptors) == 0 else {
+            return .failure(SystemCallError(call: "socketpair", code: errno))
+        }
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        var on: Int32 = 1
+        _ = setsockopt(descriptors[1], SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        _ = shutdown(descriptors[0], Int32(SHUT_WR))
+        _ = shutdown(descriptors[1], Int32(SHUT_RD))
+        return .success((descriptors[0], descriptors[1]))
+    }
+
+    /// Sends all of `bytes` without raising SIGPIPE; stops early when the reader has gone.
+    static func sendAll(_ descriptor: Int32, _ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { buffer in
+                #if os(Linux)
+                retrying { send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
+                #else
+                retrying { send(descriptor, buffer.baseAddress, buffer.count, 0) }
+                #endif
+            }
+            if count <= 0 { return }
+            offset += count
+        }
+    }
+
+    /// How a child ended.
+    enum ChildStatus: Sendable, Equatable {
+        case exited(Int32)
+        case signaled(Int32)
+    }
+
+    /// The child's status if it has ended (it is then reaped), nil while it runs.
+    static func status(ofChild pid: pid_t) -> ChildStatus? {
+        var status: Int32 = 0
+        let result = retrying { waitpid(pid, &status, WNOHANG) }
+        guard result == pid else { return result < 0 ? .exited(-1) : nil }
+        let signal = status & 0x7f
+        return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
+    }
+
+    /// Sends `signal` to the child's whole process group.
+    static func signalGroup(_ pid: pid_t, _ signal: Int32) {
+        _ = kill(-pid, signal)
+    }
+
+    /// Sleeps a few milliseconds (a signal cutting it short is harmless here).
+    static func nap(milliseconds: Int) {
+        var request = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
+        _ = nanosleep(&request, nil)
+    }
+
+    // MARK: Clocks
+
+    /// Nanoseconds since 1970 on the real-time clock, comparable with file timestamps.
+    static func realtimeNanoseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+
+    // MARK: Threads
+
+    /// An opaque identity of the calling thread.
+    static func currentThread() -> UInt {
+        #if os(Linux)
+        return UInt(pthread_self())
+        #else
+        return UInt(bitPattern: pthread_self())
+        #endif
+    }
+
+    /// Whether `descriptor` is an open descriptor of this process (tests check that `stop()` closes them).
+    static func isOpen(_ descriptor: Int32) -> Bool {
+        fcntl(descriptor, F_GETFD) != -1
+    }
+
+    /// What `/proc/self/fd/<descriptor>` links to, such as `anon_inode:inotify`, or nil.
+    static func descriptorTarget(_ descriptor: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/fd/\(descriptor)", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension FileStamp {
+    init(_ info: stat) {
+        let kind: Kind
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = .file
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symbolicLink
+        default: kind = .other
+        }
+        #if os(Linux)
+        let modified = info.st_mtim, changed = info.st_ctim
+        #else
+        let modified = info.st_mtimespec, changed = info.st_ctimespec
+        #endif
+        self.init(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            modified: Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec),
+            changed: Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec),
+            kind: kind)
+    }
+}
