@@ -64,7 +64,9 @@ extension BoardStore {
             }
             try requireColumn(columnID, in: board)
             try requireLabels(labels, in: board)
-            let slug = Slug.unique(Slug.make(from: title), isTaken: Set(try slugsInUse(board: board)).contains)
+            let archived = Set(try listCardFiles(.archived, columns: nil, board: board).files.map(\.slug))
+            let columns = try columnDirectories().directories
+            let slug = Slug.unique(Slug.make(from: title)) { isSlugInUse($0, archivedSlugs: archived, columns: columns) }
             let file = CardFile.active(name: slug + ".md", column: columnID)
             let plan = try planPlacement(placement, in: columnID, moving: nil)
             let now = timestamp()
@@ -286,7 +288,7 @@ extension BoardStore {
         let board = try loadBoard()
         let listing = try listCardFiles(.active, columns: [column], board: board)
         let files = listing.files.filter { $0.path != moving?.path }
-        let cards = CardLoader.load(files, root: directory, includeBodies: false).compactMap(\.card).sorted(by: Card.precedes)
+        let cards = PositionReader.ordered(files, root: directory)
         let keys = cards.map(\.position)
         let index: Int
         switch placement {
@@ -299,16 +301,13 @@ extension BoardStore {
             if other.path == moving?.path {
                 throw KanbanError(.invalidArgument, "a card cannot be placed relative to itself")
             }
-            guard let found = cards.firstIndex(where: { $0.path == other.path }) else {
+            guard let found = cards.firstIndex(where: { $0.file.path == other.path }) else {
                 throw KanbanError(.invalidArgument, "'\(other.slug)' is not in column '\(column)'")
             }
             if case .before = placement { index = found } else { index = found + 1 }
         }
         let plan = OrderKey.plan(insertingAt: index, into: keys)
-        let filesByPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        return PlacementPlan(key: plan.key, rekeyed: plan.rekeyed.compactMap { rekey in
-            filesByPath[cards[rekey.index].path].map { (file: $0, key: rekey.key) }
-        })
+        return PlacementPlan(key: plan.key, rekeyed: plan.rekeyed.map { (file: cards[$0.index].file, key: $0.key) })
     }
 
     /// Writes the new positions of re-keyed neighbours; returns their paths.

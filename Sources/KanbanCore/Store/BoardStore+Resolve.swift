@@ -18,15 +18,16 @@ extension BoardStore {
         guard Slug.isValid(trimmed) else {
             throw KanbanError(.cardNotFound, "no card matches '\(trimmed)'")
         }
-        let board = try loadBoard()
-        let listing = try listCardFiles(scope, columns: nil, board: board)
-        let files = listing.files
-        let exact = files.filter { $0.slug == trimmed }
+        // An exact slug is found without listing every card: one lstat per column, and the archive's names.
+        let exact = try exactMatches(trimmed, in: scope)
         if exact.count == 1 { return exact[0] }
         if exact.count > 1 {
             throw KanbanError(.ambiguousCard, "'\(trimmed)' names \(exact.count) cards; give a path",
                               candidates: exact.map(\.path).sorted())
         }
+        let board = try loadBoard()
+        let listing = try listCardFiles(scope, columns: nil, board: board)
+        let files = listing.files
         let prefixed = files.filter { $0.slug.hasPrefix(trimmed) }
         if prefixed.count == 1 { return prefixed[0] }
         if prefixed.count > 1 {
@@ -81,6 +82,40 @@ extension BoardStore {
             return file
         }
         throw KanbanError(.cardNotFound, "'\(path)' is not a card: cards are 'cards/<column>/<slug>.md' or 'archive/<date>-<slug>.md'")
+    }
+
+    /// The card files whose slug is exactly `slug`, found with one `lstat` per column directory and, for archived
+    /// cards, the names in `archive/`; links that point outside the board are left out, as the listing does.
+    func exactMatches(_ slug: String, in scope: CardScope) throws(KanbanError) -> [CardFile] {
+        var matches: [CardFile] = []
+        let name = slug + ".md"
+        guard CardFile.isCardFileName(name) else { return [] }
+        if scope.contains(.active) {
+            for column in try columnDirectories().directories {
+                let file = CardFile.active(name: name, column: column)
+                let full = directory + "/" + file.path
+                switch FileSystem.kind(of: full) {
+                case .file?: matches.append(file)
+                case .symbolicLink? where isInsideBoard(full): matches.append(file)
+                default: break
+                }
+            }
+        }
+        if scope.contains(.archived) {
+            for entry in try FileSystem.entries(of: directory + "/archive") where entry.name.hasSuffix(name) && CardFile.isCardFileName(entry.name) {
+                let file = CardFile.archived(name: entry.name)
+                guard file.slug == slug else { continue }
+                let full = directory + "/" + file.path
+                if entry.kind == .file || (entry.kind == .symbolicLink && isInsideBoard(full)) { matches.append(file) }
+            }
+        }
+        return matches
+    }
+
+    /// Whether `slug` is in use anywhere on the board (any column directory or the archive), without listing
+    /// every card.
+    func isSlugInUse(_ slug: String, archivedSlugs: Set<String>, columns: [String]) -> Bool {
+        archivedSlugs.contains(slug) || columns.contains { FileSystem.exists(directory + "/cards/\($0)/\(slug).md") }
     }
 
     /// Every slug in use on the board: in any column directory and in the archive.

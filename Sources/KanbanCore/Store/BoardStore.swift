@@ -113,12 +113,14 @@ public final class BoardStore: Sendable {
             cards.removeAll { $0.isArchived && !columns.contains($0.column) }
         }
         let order = Dictionary(uniqueKeysWithValues: listing.columnOrder.enumerated().map { ($1, $0) })
-        cards.sort { lhs, rhs in
-            if lhs.isArchived != rhs.isArchived { return !lhs.isArchived }
-            if lhs.isArchived { return lhs.path.utf8Precedes(rhs.path) }
-            if lhs.column != rhs.column { return (order[lhs.column] ?? Int.max) < (order[rhs.column] ?? Int.max) }
-            return Card.precedes(lhs, rhs)
+        // Sorting indices moves integers instead of cards, each a dozen reference-counted fields.
+        let ranks = cards.map { $0.isArchived ? Int.max : order[$0.column] ?? Int.max - 1 }
+        let sorted = cards.indices.sorted { left, right in
+            if ranks[left] != ranks[right] { return ranks[left] < ranks[right] }
+            if cards[left].isArchived { return cards[left].path.utf8Precedes(cards[right].path) }
+            return Card.precedes(cards[left], cards[right])
         }
+        cards = sorted.map { cards[$0] }
         return BoardSnapshot(board: board, columnIDs: listing.columnOrder, cards: cards, diagnostics: diagnostics, findings: findings)
     }
 
@@ -187,9 +189,31 @@ public final class BoardStore: Sendable {
 
     /// The card files of the board, from directory listings alone.
     func listCardFiles(_ scope: CardScope, columns: Set<String>?, board: Board) throws(KanbanError) -> Listing {
-        var diagnostics: [Diagnostic] = []
+        var (directories, diagnostics) = try columnDirectories()
         var order = board.columns.map(\.id)
         let declared = Set(order)
+        order += directories.filter { !declared.contains($0) }
+        var files: [CardFile] = []
+        if scope.contains(.active) {
+            for column in directories where columns?.contains(column) ?? true {
+                for entry in try FileSystem.entries(of: directory + "/cards/" + column) where CardFile.isCardFileName(entry.name) {
+                    let file = CardFile.active(name: entry.name, column: column)
+                    if accept(entry, file: file, diagnostics: &diagnostics) { files.append(file) }
+                }
+            }
+        }
+        if scope.contains(.archived) {
+            for entry in try FileSystem.entries(of: directory + "/archive") where CardFile.isCardFileName(entry.name) {
+                let file = CardFile.archived(name: entry.name)
+                if accept(entry, file: file, diagnostics: &diagnostics) { files.append(file) }
+            }
+        }
+        return Listing(files: files, columnOrder: order, diagnostics: diagnostics)
+    }
+
+    /// The column directories under `cards/` (links only when they stay inside the board), sorted by name.
+    func columnDirectories() throws(KanbanError) -> (directories: [String], diagnostics: [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
         var directories: [String] = []
         for entry in try FileSystem.entries(of: directory + "/cards") {
             guard !entry.name.hasPrefix("."), !entry.name.hasPrefix("#") else { continue }
@@ -208,23 +232,7 @@ public final class BoardStore: Sendable {
             }
         }
         directories.sort { $0.utf8Precedes($1) }
-        order += directories.filter { !declared.contains($0) }
-        var files: [CardFile] = []
-        if scope.contains(.active) {
-            for column in directories where columns?.contains(column) ?? true {
-                for entry in try FileSystem.entries(of: directory + "/cards/" + column) where CardFile.isCardFileName(entry.name) {
-                    let file = CardFile.active(name: entry.name, column: column)
-                    if accept(entry, file: file, diagnostics: &diagnostics) { files.append(file) }
-                }
-            }
-        }
-        if scope.contains(.archived) {
-            for entry in try FileSystem.entries(of: directory + "/archive") where CardFile.isCardFileName(entry.name) {
-                let file = CardFile.archived(name: entry.name)
-                if accept(entry, file: file, diagnostics: &diagnostics) { files.append(file) }
-            }
-        }
-        return Listing(files: files, columnOrder: order, diagnostics: diagnostics)
+        return (directories, diagnostics)
     }
 
     private func accept(_ entry: FileSystem.Entry, file: CardFile, diagnostics: inout [Diagnostic]) -> Bool {

@@ -20,7 +20,10 @@ package struct CardFile: Sendable, Hashable {
         let bytes = name.utf8
         guard bytes.count > 3, name.hasSuffix(".md") else { return false }
         guard let first = bytes.first, first != UInt8(ascii: "."), first != UInt8(ascii: "#") else { return false }
-        return !name.contains("___jb_")
+        // JetBrains' safe-write files (`x.md___jb_tmp___`) end otherwise, but say so anywhere.
+        let marker = Array("___jb_".utf8)
+        let all = Array(bytes)
+        return !all.indices.contains { index in index + marker.count <= all.count && all[index..<(index + marker.count)].elementsEqual(marker) }
     }
 
     /// The card file for `name` in column directory `column`.

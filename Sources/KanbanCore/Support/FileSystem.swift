@@ -25,19 +25,25 @@ enum FileSystem {
         let descriptor = retrying { open(path, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw error("read", path, errno: errno) }
         defer { close(descriptor) }
-        var result: [UInt8] = []
-        var info = stat()
-        if fstat(descriptor, &info) == 0, info.st_size > 0 { result.reserveCapacity(Int(info.st_size) + 1) }
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { buffer in
-                retrying { read(descriptor, buffer.baseAddress, buffer.count) }
+        // One read into a buffer on the stack covers nearly every card; a short read of a regular file is its end.
+        let chunkSize = 65_536
+        var failure: Int32 = 0
+        let bytes = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunkSize) { buffer -> [UInt8] in
+            var result: [UInt8] = []
+            while true {
+                let count = retrying { read(descriptor, buffer.baseAddress, chunkSize) }
+                if count < 0 {
+                    failure = errno
+                    return []
+                }
+                if count == 0 { return result }
+                if result.isEmpty && count < chunkSize { return Array(buffer[0..<count]) }
+                result.append(contentsOf: buffer[0..<count])
+                if count < chunkSize { return result }
             }
-            if count < 0 { throw error("read", path, errno: errno) }
-            if count == 0 { break }
-            result.append(contentsOf: chunk[0..<count])
         }
-        return result
+        if failure != 0 { throw error("read", path, errno: failure) }
+        return bytes
     }
 
     /// Writes `bytes` to `path` atomically: a hidden temporary file in the same directory, flushed to disk,

@@ -1,0 +1,73 @@
+/// Reads just the `position:` of card files, for placing a card in a large column without parsing every file.
+///
+/// A plain `position: value` line inside the frontmatter is read directly; anything less simple (quotes, a comment,
+/// frontmatter that may not close) falls back to the full parser, so the answer is always the one the loader gives.
+enum PositionReader {
+    /// The files that parse, with their positions, in board order (position bytes, then slug, then path).
+    static func ordered(_ files: [CardFile], root: String) -> [(file: CardFile, position: String?)] {
+        let read = ParallelMap.map(files, minimumChunk: 64) { file -> (file: CardFile, position: String?)? in
+            guard let bytes = try? FileSystem.readFile(root + "/" + file.path) else { return nil }
+            if case .known(let position) = quickPosition(in: bytes) { return (file, position) }
+            guard let card = try? CardReader.read(bytes, file: file, includeBody: false).0 else { return nil }
+            return (file, card.position)
+        }
+        return read.compactMap { $0 }.sorted { lhs, rhs in
+            switch (lhs.position, rhs.position) {
+            case let (left?, right?) where !left.utf8.elementsEqual(right.utf8): return left.utf8Precedes(right)
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default:
+                if !lhs.file.slug.utf8.elementsEqual(rhs.file.slug.utf8) { return lhs.file.slug.utf8Precedes(rhs.file.slug) }
+                return lhs.file.path.utf8Precedes(rhs.file.path)
+            }
+        }
+    }
+
+    /// What a quick look at a file says about its position.
+    enum QuickLook: Equatable {
+        /// The file plainly has this position (nil: none).
+        case known(String?)
+        /// The full parser must decide.
+        case undecided
+    }
+
+    /// The position when the file makes it plain, else `.undecided`.
+    static func quickPosition(in bytes: [UInt8]) -> QuickLook {
+        var index = 0
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { index = 3 }
+        func line(from start: Int) -> (content: ArraySlice<UInt8>, next: Int)? {
+            guard start < bytes.count else { return nil }
+            var end = start
+            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+            var content = bytes[start..<end]
+            if content.last == 0x0D { content = content.dropLast() }
+            return (content, end + 1)
+        }
+        func isDelimiter(_ content: ArraySlice<UInt8>) -> Bool {
+            var trimmed = content
+            while let last = trimmed.last, last == 0x20 || last == 0x09 { trimmed = trimmed.dropLast() }
+            return trimmed.elementsEqual("---".utf8)
+        }
+        guard let first = line(from: index) else { return .known(nil) }
+        guard isDelimiter(first.content) else { return first.content.starts(with: "---".utf8) ? .undecided : .known(nil) }
+        var cursor = first.next
+        var found: String?
+        while let current = line(from: cursor) {
+            if isDelimiter(current.content) { return .known(found) }
+            if current.content.starts(with: "<<<<<<<".utf8) { return .undecided }
+            if current.content.starts(with: "position:".utf8) {
+                var value = current.content.dropFirst("position:".count)
+                while let head = value.first, head == 0x20 || head == 0x09 { value = value.dropFirst() }
+                while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
+                guard found == nil, let head = value.first,
+                      !"\"'#&*!|>[{%@`-?:,".utf8.contains(head),
+                      !value.contains(0x23),  // '#': maybe a comment; let the parser decide
+                      let text = String(validating: value, as: UTF8.self)
+                else { return .undecided }
+                found = text
+            }
+            cursor = current.next
+        }
+        return .undecided  // not closed: the parser reports it
+    }
+}
