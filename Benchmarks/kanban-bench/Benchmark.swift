@@ -1,0 +1,174 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Everything measured on one board size.
+struct SizeResult {
+    var cardCount: Int
+    var archivedCount: Int
+    var runs: Int
+    /// Median in-process load time reported by the child.
+    var loadSeconds: Double
+    /// The highest `ru_maxrss` of the load children, in KiB.
+    var peakMemoryKiB: Int
+    /// Median wall time of `grep`, nil when there is no grep.
+    var grepSeconds: Double?
+    /// Median processor time (user and system) of the load, in the child, and of the whole grep process.
+    var loadProcessorSeconds: Double
+    var grepProcessorSeconds: Double?
+    /// Files that could not be loaded (each a diagnostic, not a card).
+    var diagnostics: Int
+    var operations: SingleCardTimings
+    var operationRuns: Int
+    var breakdown: [String]
+}
+
+/// What the machine offers the comparison.
+struct Environment {
+    var executable: String
+    /// `grep --version`'s first line, or nil when there is no grep on `PATH`.
+    var grepVersion: String?
+    /// Peak memory of a child that loads nothing, in KiB.
+    var idleMemoryKiB: Int
+    var loadAverageAtStart: String
+}
+
+/// Generates each board, measures it, and reports.
+struct Benchmark {
+    let options: BenchmarkOptions
+
+    /// Runs the whole benchmark; returns the exit code.
+    func run() -> Int32 {
+        let parent = POSIX.environmentValue("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let root: String
+        do {
+            root = try POSIX.makeTemporaryDirectory(in: parent, prefix: "kanban-bench")
+        } catch {
+            POSIX.printError("kanban-bench: error: \(error)\n")
+            return 1
+        }
+        progress("boards go in \(root)\(options.keepsBoards ? " (kept)" : "")")
+        var exitCode: Int32 = 0
+        do {
+            let environment = try probeEnvironment()
+            if environment.grepVersion == nil { progress("grep is not on PATH: the grep -r column and the ratio are skipped") }
+            var results: [SizeResult] = []
+            for size in options.sizes {
+                results.append(try measureBoard(size: size, under: root, environment: environment))
+            }
+            print(Report(results: results, environment: environment, options: options).text, terminator: "")
+            if options.keepsBoards { print("boards kept in \(root)") }
+        } catch {
+            POSIX.printError("kanban-bench: error: \(error)\n")
+            exitCode = 1
+        }
+        if !options.keepsBoards {
+            do {
+                try POSIX.removeTree(root)
+            } catch {
+                POSIX.printError("kanban-bench: error: \(error)\n")
+                exitCode = 1
+            }
+        }
+        return exitCode
+    }
+
+    private func probeEnvironment() throws(BenchmarkError) -> Environment {
+        let executable = POSIX.executablePath()
+        let idle = try ChildProcess.run([executable, ChildMode.idleFlag], keepsOutput: false)
+        guard idle.succeeded else { throw BenchmarkError("the benchmark cannot run itself as a child: it \(idle.statusDescription)") }
+        var grepVersion: String?
+        if let grep = try? ChildProcess.run(["grep", "--version"], keepsOutput: true), grep.succeeded {
+            grepVersion = grep.output.split(separator: "\n").first.map(String.init) ?? "grep"
+        }
+        return Environment(executable: executable, grepVersion: grepVersion, idleMemoryKiB: idle.peakMemoryKiB,
+                           loadAverageAtStart: Report.loadAverage())
+    }
+
+    private func measureBoard(size: Int, under root: String, environment: Environment) throws(BenchmarkError) -> SizeResult {
+        let board = GeneratedBoard(directory: "\(root)/board-\(size)", cardCount: size)
+        let (bytes, writeSeconds) = try wallTime { () throws(BenchmarkError) in try board.write() }
+        progress("\(grouped(size)) cards (\(grouped(board.archivedCount)) archived), \(grouped(bytes / 1024)) KiB, "
+                 + "\(bytes / max(1, size)) bytes a card, written in \(formatSeconds(writeSeconds))")
+
+        let runs = options.runs(forSize: size)
+        var loadSamples: [Double] = []
+        var grepSamples: [Double] = []
+        var loadProcessorSamples: [Double] = []
+        var grepProcessorSamples: [Double] = []
+        var peakMemoryKiB = 0
+        var diagnostics = 0
+        for run in 0...runs {
+            let load = try loadInChild(board, executable: environment.executable)
+            let grep = environment.grepVersion == nil ? nil : try grepFiles(of: board)
+            let label = run == 0 ? "warm-up" : "run \(run)/\(runs)"
+            progress("  \(label): load \(formatSeconds(load.seconds)) (cpu \(formatSeconds(load.processorSeconds))), "
+                     + "\(load.peakMemoryKiB / 1024) MB"
+                     + (grep.map { "; grep -r \(formatSeconds($0.seconds)) (cpu \(formatSeconds($0.processorSeconds)))" } ?? ""))
+            guard run > 0 else { continue }
+            loadSamples.append(load.seconds)
+            loadProcessorSamples.append(load.processorSeconds)
+            peakMemoryKiB = max(peakMemoryKiB, load.peakMemoryKiB)
+            diagnostics = load.diagnostics
+            if let grep {
+                grepSamples.append(grep.seconds)
+                grepProcessorSamples.append(grep.processorSeconds)
+            }
+        }
+
+        var breakdown: [String] = []
+        if options.showsBreakdown {
+            progress("  load breakdown")
+            let child = try ChildProcess.run([environment.executable, ChildMode.breakdownFlag, board.directory, "\(min(runs, 3))"],
+                                             keepsOutput: true)
+            guard child.succeeded else { throw BenchmarkError("the load breakdown on \(grouped(size)) cards \(child.statusDescription)") }
+            breakdown = child.output.split(separator: "\n").map(String.init)
+        }
+
+        progress("  single-card operations")
+        let operations = try SingleCardOperations.measure(on: board, runs: options.operationRuns)
+        if !options.keepsBoards { try POSIX.removeTree(board.directory) }
+        return SizeResult(
+            cardCount: size, archivedCount: board.archivedCount, runs: runs, loadSeconds: median(loadSamples),
+            peakMemoryKiB: peakMemoryKiB, grepSeconds: grepSamples.isEmpty ? nil : median(grepSamples),
+            loadProcessorSeconds: median(loadProcessorSamples),
+            grepProcessorSeconds: grepProcessorSamples.isEmpty ? nil : median(grepProcessorSamples),
+            diagnostics: diagnostics, operations: operations, operationRuns: options.operationRuns, breakdown: breakdown)
+    }
+
+    /// One load in a fresh child process: its in-process time, peak memory and diagnostics.
+    private func loadInChild(_ board: GeneratedBoard, executable: String) throws(BenchmarkError)
+        -> (seconds: Double, processorSeconds: Double, peakMemoryKiB: Int, diagnostics: Int)
+    {
+        let child = try ChildProcess.run([executable, ChildMode.loadFlag, board.directory], keepsOutput: true)
+        guard child.succeeded else {
+            throw BenchmarkError("loading the \(grouped(board.cardCount))-card board: the child process \(child.statusDescription)")
+        }
+        guard let report = LoadReport(parsing: child.output) else {
+            throw BenchmarkError("the load child printed no report: '\(child.output)'")
+        }
+        guard report.cards + report.diagnostics == board.cardCount else {
+            throw BenchmarkError("the \(grouped(board.cardCount))-card board loaded \(grouped(report.cards)) cards and "
+                                 + "\(report.diagnostics) diagnostics: \(board.cardCount - report.cards - report.diagnostics) files went missing")
+        }
+        return (report.seconds, report.processorSeconds, child.peakMemoryKiB, report.diagnostics)
+    }
+
+    /// `grep -r -l` for a word every card contains; every file must be listed.
+    private func grepFiles(of board: GeneratedBoard) throws(BenchmarkError) -> (seconds: Double, processorSeconds: Double) {
+        let arguments = Report.grepCommand(board: board.directory)
+        let child = try ChildProcess.run(arguments, keepsOutput: false)
+        guard child.succeeded else { throw BenchmarkError("\(arguments.joined(separator: " ")) \(child.statusDescription)") }
+        guard child.outputLineCount == board.cardCount else {
+            throw BenchmarkError("grep found '\(CardText.wordInEveryCard)' in \(grouped(child.outputLineCount)) of "
+                                 + "\(grouped(board.cardCount)) cards; every card should contain it")
+        }
+        return (child.seconds, child.processorSeconds)
+    }
+
+    private func progress(_ message: String) {
+        POSIX.printError("kanban-bench: \(message)\n")
+    }
+}

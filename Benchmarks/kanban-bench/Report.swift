@@ -1,0 +1,180 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// The table the benchmark prints, with the targets from the issue marked met or MISSED.
+struct Report {
+    var results: [SizeResult]
+    var environment: Environment
+    var options: BenchmarkOptions
+
+    /// Board size at which the load targets apply.
+    static let targetSize = 100_000
+    static let targetRatio = 1.0
+    static let targetPeakMemoryMB = 200
+    static let targetOperationSeconds = 0.15
+    /// The loader this project replaces, as measured in the issue (seconds, and as the issue writes them).
+    static let ancestor: [Int: (seconds: Double, text: String)] = [1_000: (0.25, "0.25 s"), 100_000: (26.6, "26.6 s")]
+
+    static func grepCommand(board directory: String) -> [String] {
+        ["grep", "-r", "-l", "-e", CardText.wordInEveryCard, directory + "/cards", directory + "/archive"]
+    }
+
+    var text: String {
+        var lines: [String] = []
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        lines.append("kanban-bench — \(cores) core\(cores == 1 ? "" : "s"), Swift \(Self.compilerVersion), \(Self.today())")
+        let widths = [10, 15, 10, 10, 7, 16]
+        lines.append(row(["cards", "load (median)", "peak mem", "grep -r", "ratio", "ancestor", "target"], widths))
+        for result in results {
+            var ratioText = "—"
+            var ratio: Double?
+            if let grep = result.grepSeconds, grep > 0 {
+                ratio = result.loadSeconds / grep
+                ratioText = String(format: "%.2f", result.loadSeconds / grep)
+            }
+            var ancestor = "—"
+            if let figure = Self.ancestor[result.cardCount] {
+                ancestor = "\(figure.text) (\(Int((figure.seconds / result.loadSeconds).rounded()))×)"
+            }
+            var target = "—"
+            if result.cardCount >= Self.targetSize {
+                let memoryMB = Double(result.peakMemoryKiB) / 1024
+                let ratioMark = ratio.map { mark($0 <= Self.targetRatio) } ?? "not measured (no grep)"
+                target = "ratio ≤ \(String(format: "%.1f", Self.targetRatio)) \(ratioMark); "
+                    + "peak ≤ \(Self.targetPeakMemoryMB) MB \(mark(memoryMB <= Double(Self.targetPeakMemoryMB)))"
+            }
+            lines.append(row([grouped(result.cardCount), formatSeconds(result.loadSeconds), "\(megabytes(result.peakMemoryKiB)) MB",
+                              result.grepSeconds.map(formatSeconds) ?? "no grep", ratioText, ancestor, target], widths))
+        }
+        for result in results {
+            let timings = result.operations.named
+            let missed = timings.filter { $0.seconds >= Self.targetOperationSeconds }.map(\.name)
+            let figures = timings.map { "\($0.name) \(formatSeconds($0.seconds))" }.joined(separator: ", ")
+            let verdict = missed.isEmpty ? mark(true) : "\(mark(false)): \(missed.joined(separator: ", "))"
+            lines.append("single-card operations on \(grouped(result.cardCount)) cards (median of \(result.operationRuns)): "
+                         + "\(figures)   (target < \(Self.targetOperationSeconds) s: \(verdict))")
+        }
+        for result in results {
+            var line = "cpu time (user + sys, median) on \(grouped(result.cardCount)) cards: load \(formatSeconds(result.loadProcessorSeconds))"
+            if let grep = result.grepProcessorSeconds {
+                line += ", grep -r \(formatSeconds(grep))"
+                if grep > 0 { line += ", ratio " + String(format: "%.2f", result.loadProcessorSeconds / grep) }
+            }
+            lines.append(line)
+        }
+        lines.append("")
+        lines.append(contentsOf: notes)
+        for result in results where !result.breakdown.isEmpty {
+            lines.append("")
+            lines.append(contentsOf: result.breakdown)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private var notes: [String] {
+        let runCounts = Set(results.map(\.runs)).sorted()
+        let runs = runCounts.map(String.init).joined(separator: " or ") + (runCounts == [1] ? " run" : " runs")
+        var notes = [
+            "load: BoardStore(directory:).load(.all) timed inside a fresh child process (start-up not counted), "
+                + "median of \(runs) after one warm-up; peak mem: the child's ru_maxrss from wait4, MB = 2^20 bytes "
+                + "(a child that loads nothing: \(megabytes(environment.idleMemoryKiB)) MB).",
+        ]
+        if let grep = environment.grepVersion {
+            notes.append("grep -r: `\(Self.grepCommand(board: "<board>").joined(separator: " "))` (\(grep)), wall time of the "
+                         + "process, output drained through a pipe; it lists every card. ratio = load / grep -r.")
+            notes.append("cpu time: the load's own (in the child, start-up excluded) and the whole grep process's; it changes "
+                         + "little when other work competes for the cores, so it is the steadier comparison on a busy machine.")
+        } else {
+            notes.append("grep -r: no grep on PATH, so there is no grep time and no ratio.")
+        }
+        notes.append("ancestor: the loader this one replaces, as measured in the issue (not re-measured here); "
+                     + "in brackets, how many times faster the load is now.")
+        notes.append("single-card operations: BoardStore(directory:) then card(slug), moveCard(to: \(SingleCardOperations.moveTarget)), "
+                     + "updateCard(title:), createCard(in: \(SingleCardOperations.sourceColumn)), archiveCard, on a card in "
+                     + "\(SingleCardOperations.sourceColumn); writes are fsync'd; each run's files are put back afterwards.")
+        notes.append("machine: load average \(environment.loadAverageAtStart) at the start, \(Self.loadAverage()) at the end "
+                     + "(other work on the machine slows every figure).")
+        let touched = results.map(\.operations.mostPathsTouched).max() ?? 0
+        if touched > 2 { notes.append("note: an operation touched \(touched) files, so neighbours were re-keyed.") }
+        for result in results where result.diagnostics > 0 {
+            notes.append("note: \(result.diagnostics) of the \(grouped(result.cardCount)) generated files did not load (diagnostics).")
+        }
+        return notes
+    }
+
+    private func row(_ cells: [String], _ widths: [Int]) -> String {
+        var line = ""
+        for (index, cell) in cells.enumerated() {
+            line += index < widths.count ? cell.rightPadded(to: widths[index]) : cell
+        }
+        while line.last == " " { line.removeLast() }
+        return line
+    }
+
+    private func mark(_ met: Bool) -> String { met ? "met ✓" : "MISSED ✗" }
+
+    private func megabytes(_ kibibytes: Int) -> Int { Int((Double(kibibytes) / 1024).rounded()) }
+
+    /// The compiler this was built with; `swift --version` is not at hand at run time.
+    static var compilerVersion: String {
+        #if compiler(>=6.4)
+        return "6.4 or later"
+        #elseif compiler(>=6.3.3)
+        return "6.3.3"
+        #elseif compiler(>=6.3.2)
+        return "6.3.2"
+        #elseif compiler(>=6.3.1)
+        return "6.3.1"
+        #elseif compiler(>=6.3)
+        return "6.3"
+        #else
+        return "before 6.3"
+        #endif
+    }
+
+    /// The 1-minute load average from `/proc/loadavg`, or "unknown".
+    static func loadAverage() -> String {
+        guard let text = try? POSIX.readFile("/proc/loadavg"),
+              let first = String(decoding: text, as: UTF8.self).split(separator: " ").first else { return "unknown" }
+        return String(first)
+    }
+
+    /// Today's date in UTC, `YYYY-MM-DD`.
+    static func today() -> String {
+        var text = ByteWriter(capacity: 10)
+        text.writeDay(Int(time(nil)) / 86_400)
+        return String(decoding: text.bytes, as: UTF8.self)
+    }
+}
+
+/// `0.012 s`, or `26.60 s` from a second up.
+func formatSeconds(_ seconds: Double) -> String {
+    if seconds >= 10 { return String(format: "%.1f s", seconds) }
+    if seconds >= 1 { return String(format: "%.2f s", seconds) }
+    return String(format: "%.3f s", seconds)
+}
+
+/// `100000` → `100,000`.
+func grouped(_ number: Int) -> String {
+    let digits = Array(String(number.magnitude))
+    var text = ""
+    for (index, digit) in digits.enumerated() {
+        if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
+        text.append(digit)
+    }
+    return number < 0 ? "-" + text : text
+}
+
+extension String {
+    func rightPadded(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
