@@ -57,6 +57,13 @@ indirect enum JSON: Sendable, Equatable {
     }
 
     private static func quote(_ text: String, into output: inout String) {
+        // Most strings need no escaping: append them whole rather than scalar by scalar.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+            output += "\""
+            output += text
+            output += "\""
+            return
+        }
         output += "\""
         for scalar in text.unicodeScalars {
             switch scalar {

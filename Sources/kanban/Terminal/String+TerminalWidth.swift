@@ -4,7 +4,9 @@ extension String {
     /// Escape sequences occupy none; each grapheme cluster counts as
     /// `Character.terminalWidth` says. Newlines count 0, so measure one line at a time.
     var terminalWidth: Int {
-        TerminalTextPiece.pieces(of: self).reduce(0) { $0 + $1.width }
+        // Printable ASCII is one column a byte: the common case (slugs, most titles) skips grapheme breaking.
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return utf8.count }
+        return TerminalTextPiece.pieces(of: self).reduce(0) { $0 + $1.width }
     }
 
     /// The string cut to at most `width` columns, ending in `ellipsis` when anything was cut.
