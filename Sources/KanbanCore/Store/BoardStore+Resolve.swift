@@ -117,9 +117,4 @@ extension BoardStore {
     func isSlugInUse(_ slug: String, archivedSlugs: Set<String>, columns: [String]) -> Bool {
         archivedSlugs.contains(slug) || columns.contains { FileSystem.exists(directory + "/cards/\($0)/\(slug).md") }
     }
-
-    /// Every slug in use on the board: in any column directory and in the archive.
-    func slugsInUse(board: Board) throws(KanbanError) -> Set<String> {
-        Set(try listCardFiles(.all, columns: nil, board: board).files.map(\.slug))
-    }
 }

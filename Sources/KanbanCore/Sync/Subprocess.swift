@@ -17,9 +17,9 @@ struct SubprocessResult: Sendable {
 }
 
 /// Why a child process could not be started.
-struct SubprocessStartError: Error, Sendable {
+package struct SubprocessStartError: Error, Sendable {
     /// `errno` from `posix_spawn` or `pipe`: `ENOENT` when the program does not exist.
-    var code: Int32
+    package var code: Int32
     var reason: String { String(cString: strerror(code)) }
 }
 
@@ -27,7 +27,7 @@ struct SubprocessStartError: Error, Sendable {
 /// group of its own, standard input from `/dev/null`, both output pipes drained with `poll(2)` while it runs (so a
 /// chatty child never blocks on a full pipe), and a time limit after which the whole group gets `SIGTERM`, then
 /// `SIGKILL`: hooks, ssh and credential helpers started by the child go with it, so no call can hang.
-enum Subprocess {
+package enum Subprocess {
     /// How long a group gets between `SIGTERM` and `SIGKILL`.
     static let terminationGrace: Duration = .seconds(1)
 
@@ -140,6 +140,19 @@ enum Subprocess {
 
     private static func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
                               output: Int32, errors: Int32) -> Result<pid_t, SubprocessStartError> {
+        spawnInOwnGroup(executable, arguments, environment: environment, input: nil, output: output, errors: errors)
+    }
+
+    /// Starts `executable` in a process group of its own (so that a timeout can kill everything it started),
+    /// with default handling of the usual signals and an empty signal mask, whatever this process ignores or
+    /// blocks. The watcher's `--exec` hooks start the same way.
+    /// - Parameters:
+    ///   - input: The child's standard input; `/dev/null` when nil.
+    ///   - output: The descriptor that becomes the child's standard output.
+    ///   - errors: The descriptor that becomes its standard error; this process's when nil.
+    /// - Returns: The child's pid, or the error of `posix_spawn`.
+    package static func spawnInOwnGroup(_ executable: String, _ arguments: [String], environment: [String: String],
+                                        input: Int32?, output: Int32, errors: Int32?) -> Result<pid_t, SubprocessStartError> {
         #if os(Linux)
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
@@ -152,18 +165,20 @@ enum Subprocess {
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
 
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, output, 1)
-        posix_spawn_file_actions_adddup2(&actions, errors, 2)
+        if let errors { posix_spawn_file_actions_adddup2(&actions, errors, 2) }
 
-        // A group of its own, so that a timeout can kill everything the child started; default signal handling,
-        // whatever this process ignores or blocks.
         let flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
         posix_spawnattr_setflags(&attributes, Int16(truncatingIfNeeded: flags))
         posix_spawnattr_setpgroup(&attributes, 0)
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, signal) }
+        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var mask = sigset_t()
         sigemptyset(&mask)
@@ -177,8 +192,7 @@ enum Subprocess {
         }
         var pid: pid_t = 0
         let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard code == 0 else { return .failure(SubprocessStartError(code: code)) }
-        return .success(pid)
+        return code == 0 ? .success(pid) : .failure(SubprocessStartError(code: code))
     }
 
     /// Whether `path` is a file this process may execute (not a directory).

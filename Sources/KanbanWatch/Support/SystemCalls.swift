@@ -1,3 +1,5 @@
+import KanbanCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -257,39 +259,8 @@ enum SystemCalls {
     /// signal mask (whatever this process blocks), standard input from `input`, standard output sent to this
     /// process's standard error (so it never mixes with events on standard output), standard error inherited.
     static func spawnShell(_ command: String, environment: [String: String], input: Int32) -> Result<pid_t, SystemCallError> {
-        #if os(Linux)
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        #else
-        var actions: posix_spawn_file_actions_t?
-        var attributes: posix_spawnattr_t?
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawn_file_actions_adddup2(&actions, input, 0)
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)
-        posix_spawnattr_setflags(&attributes, Int16(truncatingIfNeeded: POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        let words: [String] = ["/bin/sh", "-c", command]
-        let argv = words.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let code = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
-        guard code == 0 else { return .failure(SystemCallError(call: "posix_spawn", path: "/bin/sh", code: code)) }
-        return .success(pid)
+        Subprocess.spawnInOwnGroup("/bin/sh", ["-c", command], environment: environment, input: input, output: 2, errors: nil)
+            .mapError { SystemCallError(call: "posix_spawn", path: "/bin/sh", code: $0.code) }
     }
 
     /// A one-way channel for a child's standard input: a socket pair made close-on-exec in one call (Swift's
