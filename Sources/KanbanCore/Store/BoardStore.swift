@@ -95,33 +95,23 @@ public final class BoardStore: Sendable {
     ///   - includeBodies: Whether to decode each card's body into ``Card/body``.
     public func load(_ scope: CardScope = .active, columns: Set<String>? = nil, includeBodies: Bool = false) throws(KanbanError) -> BoardSnapshot {
         let board = try loadBoard()
-        let listing = try listCardFiles(scope, columns: columns, board: board)
-        let loaded = CardLoader.load(listing.files, root: directory, includeBodies: includeBodies, labels: Set(board.labels.map(\.id)))
-        var cards: [Card] = []
-        cards.reserveCapacity(loaded.count)
-        var diagnostics = listing.diagnostics
-        var findings: [Diagnostic] = []
-        for item in loaded {
-            if let card = item.card {
-                cards.append(card)
-                findings += item.diagnostics
-            } else {
-                diagnostics += item.diagnostics
+        let (directories, linkDiagnostics) = try columnDirectories()
+        var order = board.columns.map(\.id)
+        let declared = Set(order)
+        order += directories.filter { !declared.contains($0) }
+        var sources: [CardScan.Source] = []
+        if scope.contains(.active) {
+            let present = Set(directories)
+            for column in order where present.contains(column) && columns?.contains(column) ?? true {
+                sources.append(CardScan.Source(path: "cards/" + column, column: column))
             }
         }
-        if let columns {
-            cards.removeAll { $0.isArchived && !columns.contains($0.column) }
-        }
-        let order = Dictionary(uniqueKeysWithValues: listing.columnOrder.enumerated().map { ($1, $0) })
-        // Sorting indices moves integers instead of cards, each a dozen reference-counted fields.
-        let ranks = cards.map { $0.isArchived ? Int.max : order[$0.column] ?? Int.max - 1 }
-        let sorted = cards.indices.sorted { left, right in
-            if ranks[left] != ranks[right] { return ranks[left] < ranks[right] }
-            if cards[left].isArchived { return cards[left].path.utf8Precedes(cards[right].path) }
-            return Card.precedes(cards[left], cards[right])
-        }
-        cards = sorted.map { cards[$0] }
-        return BoardSnapshot(board: board, columnIDs: listing.columnOrder, cards: cards, diagnostics: diagnostics, findings: findings)
+        if scope.contains(.archived) { sources.append(CardScan.Source(path: "archive", column: nil)) }
+        let scan = CardScan(root: directory, includeBodies: includeBodies, labels: Set(board.labels.map(\.id)),
+                            archivedColumns: columns) { [self] entry, file in admission(of: entry, file: file) }
+        let outcome = try scan.run(sources)
+        return BoardSnapshot(board: board, columnIDs: order, cards: outcome.cards, diagnostics: linkDiagnostics + outcome.diagnostics,
+                             findings: outcome.findings)
     }
 
     /// The card a person means by `reference`: an exact slug, a unique slug prefix, or a path
@@ -236,19 +226,23 @@ public final class BoardStore: Sendable {
     }
 
     private func accept(_ entry: FileSystem.Entry, file: CardFile, diagnostics: inout [Diagnostic]) -> Bool {
-        switch entry.kind {
-        case .file:
-            return true
-        case .symbolicLink:
-            let full = directory + "/" + file.path
-            guard FileSystem.realPath(full) != nil else { return false }  // dangling: editor lock or litter
-            if isInsideBoard(full) { return true }
-            diagnostics.append(Diagnostic(.error, .outsideBoard, at: SourceLocation(path: file.path),
-                                          "link points outside the board directory; not followed"))
-            return false
-        default:
+        switch entry.kind == .file ? .read : admission(of: entry, file: file) {
+        case .read: return true
+        case .skip: return false
+        case .refuse(let diagnostic):
+            diagnostics.append(diagnostic)
             return false
         }
+    }
+
+    /// Whether a card file that is not a plain file is read: a link is, when it resolves inside the board.
+    func admission(of entry: FileSystem.Entry, file: CardFile) -> CardScan.Admission {
+        guard entry.kind == .symbolicLink else { return entry.kind == .file ? .read : .skip }
+        let full = directory + "/" + file.path
+        guard FileSystem.realPath(full) != nil else { return .skip }  // dangling: editor lock or litter
+        if isInsideBoard(full) { return .read }
+        return .refuse(Diagnostic(.error, .outsideBoard, at: SourceLocation(path: file.path),
+                                  "link points outside the board directory; not followed"))
     }
 
     /// Whether `path` (after resolving links) is the board directory or inside it.

@@ -17,13 +17,19 @@ package struct CardFile: Sendable, Hashable {
     /// hidden (`.x.md.swp`, `.#x.md`), a backup (`x.md~`) or an autosave (`#x.md#`). Vim's `4913` probe and
     /// anything else not ending in `.md` is not a card either.
     package static func isCardFileName(_ name: String) -> Bool {
-        let bytes = name.utf8
-        guard bytes.count > 3, name.hasSuffix(".md") else { return false }
-        guard let first = bytes.first, first != UInt8(ascii: "."), first != UInt8(ascii: "#") else { return false }
-        // JetBrains' safe-write files (`x.md___jb_tmp___`) end otherwise, but say so anywhere.
-        let marker = Array("___jb_".utf8)
-        let all = Array(bytes)
-        return !all.indices.contains { index in index + marker.count <= all.count && all[index..<(index + marker.count)].elementsEqual(marker) }
+        var name = name
+        return name.withUTF8 { bytes in
+            let count = bytes.count
+            guard count > 3, bytes[count - 3] == UInt8(ascii: "."), bytes[count - 2] == UInt8(ascii: "m"),
+                  bytes[count - 1] == UInt8(ascii: "d"), bytes[0] != UInt8(ascii: "."), bytes[0] != UInt8(ascii: "#")
+            else { return false }
+            // JetBrains' safe-write files (`x.md___jb_tmp___`) end otherwise, but say so anywhere.
+            let marker = "___jb_".utf8
+            guard count >= marker.count else { return true }
+            return !(0...(count - marker.count)).contains { start in
+                bytes[start] == UInt8(ascii: "_") && bytes[start..<(start + marker.count)].elementsEqual(marker)
+            }
+        }
     }
 
     /// The card file for `name` in column directory `column`.

@@ -16,12 +16,20 @@ enum CardLoader {
     }
 
     static func loadOne(_ file: CardFile, root: String, includeBodies: Bool, labels: Set<String>? = nil) -> LoadedCard {
-        let bytes: [UInt8]
         do {
-            bytes = try FileSystem.readFile(root + "/" + file.path)
+            return loadOne(file, bytes: try FileSystem.readFile(root + "/" + file.path), includeBodies: includeBodies, labels: labels)
         } catch {
-            return LoadedCard(card: nil, diagnostics: [Diagnostic(.error, .invalidFile, at: SourceLocation(path: file.path, line: 1, column: 1), error.message)])
+            return unreadable(file, error)
         }
+    }
+
+    /// What a file that could not be read loads as.
+    static func unreadable(_ file: CardFile, _ error: KanbanError) -> LoadedCard {
+        LoadedCard(card: nil, diagnostics: [Diagnostic(.error, .invalidFile, at: SourceLocation(path: file.path, line: 1, column: 1), error.message)])
+    }
+
+    /// The card in `bytes`, the contents of `file`, with what the checks notice about it.
+    static func loadOne(_ file: CardFile, bytes: [UInt8], includeBodies: Bool, labels: Set<String>?) -> LoadedCard {
         let markerLine = conflictMarkerLine(in: bytes)
         do {
             let (card, document) = try CardReader.read(bytes, file: file, includeBody: includeBodies)
@@ -71,30 +79,27 @@ enum CardLoader {
 
     /// The 1-based line of the first `<<<<<<< ` marker at the start of a line, if any.
     static func conflictMarkerLine(in bytes: [UInt8]) -> Int? {
-        let marker = Array("<<<<<<<".utf8)
-        return bytes.withUnsafeBufferPointer { buffer -> Int? in
-            var line = 1
-            var atLineStart = true
-            var index = 0
+        bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress else { return nil }
             let count = buffer.count
-            while index < count {
-                let byte = buffer[index]
-                if atLineStart && byte == UInt8(ascii: "<") && index + marker.count <= count {
-                    var matches = true
-                    for offset in 0..<marker.count where buffer[index + offset] != marker[offset] {
-                        matches = false
-                        break
-                    }
-                    if matches && (index + marker.count == count || buffer[index + marker.count] == 0x20
-                                   || buffer[index + marker.count] == 0x0A || buffer[index + marker.count] == 0x0D) {
-                        return line
-                    }
+            var index = 0
+            // Jump from one `<` to the next with memchr; only a `<` at the start of a line can open a marker.
+            while index < count, let found = memchr(base + index, Int32(UInt8(ascii: "<")), count - index) {
+                let start = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if (start == 0 || base[start - 1] == 0x0A) && isMarker(buffer, at: start) {
+                    return 1 + UnsafeBufferPointer(rebasing: buffer[0..<start]).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
                 }
-                atLineStart = byte == 0x0A
-                if atLineStart { line += 1 }
-                index += 1
+                index = start + 1
             }
             return nil
         }
+    }
+
+    /// Whether seven `<` start at `start`, followed by a space, a line end or the end of the file.
+    private static func isMarker(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        let end = start + 7
+        guard end <= buffer.count else { return false }
+        for index in start..<end where buffer[index] != UInt8(ascii: "<") { return false }
+        return end == buffer.count || buffer[end] == 0x20 || buffer[end] == 0x0A || buffer[end] == 0x0D
     }
 }

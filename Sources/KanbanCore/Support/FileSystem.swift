@@ -25,25 +25,35 @@ enum FileSystem {
         let descriptor = retrying { open(path, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw error("read", path, errno: errno) }
         defer { close(descriptor) }
-        // One read into a buffer on the stack covers nearly every card; a short read of a regular file is its end.
-        let chunkSize = 65_536
-        var failure: Int32 = 0
-        let bytes = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunkSize) { buffer -> [UInt8] in
-            var result: [UInt8] = []
-            while true {
-                let count = retrying { read(descriptor, buffer.baseAddress, chunkSize) }
-                if count < 0 {
-                    failure = errno
-                    return []
-                }
-                if count == 0 { return result }
-                if result.isEmpty && count < chunkSize { return Array(buffer[0..<count]) }
-                result.append(contentsOf: buffer[0..<count])
-                if count < chunkSize { return result }
-            }
+        return try readAll(descriptor, path: path)
+    }
+
+    /// Everything left to read from `descriptor`; `path` names the file in errors.
+    /// - Parameter scratch: Where to read a piece at a time; a file that fits in one read is copied out once.
+    static func readAll(_ descriptor: Int32, path: @autoclosure () -> String, scratch: ReadBuffer = ReadBuffer(capacity: 16_384)) throws(KanbanError) -> [UInt8] {
+        var result: [UInt8] = []
+        while true {
+            let count = retrying { read(descriptor, scratch.base, scratch.capacity) }
+            if count < 0 { throw error("read", path(), errno: errno) }
+            let piece = UnsafeBufferPointer(start: scratch.base.assumingMemoryBound(to: UInt8.self), count: count)
+            // A short read of a regular file is its end.
+            if result.isEmpty && count < scratch.capacity { return Array(piece) }
+            result.append(contentsOf: piece)
+            if count < scratch.capacity { return result }
         }
-        if failure != 0 { throw error("read", path, errno: failure) }
-        return bytes
+    }
+
+    /// Memory to read files into, reused from one file to the next by one thread (a card rarely fills it).
+    final class ReadBuffer {
+        let capacity: Int
+        let base: UnsafeMutableRawPointer
+
+        init(capacity: Int = 65_536) {
+            self.capacity = capacity
+            base = .allocate(byteCount: capacity, alignment: 16)
+        }
+
+        deinit { base.deallocate() }
     }
 
     /// Writes `bytes` to `path` atomically: a hidden temporary file in the same directory, flushed to disk,
@@ -151,29 +161,10 @@ enum FileSystem {
     }
 
     /// The entries of a directory except `.` and `..`, unsorted. A missing directory has none.
+    /// The entries of a directory except `.` and `..`, unsorted. A missing directory has none.
     static func entries(of path: String) throws(KanbanError) -> [Entry] {
-        guard let stream = opendir(path) else {
-            if errno == ENOENT || errno == ENOTDIR { return [] }
-            throw error("list", path, errno: errno)
-        }
-        defer { closedir(stream) }
-        var result: [Entry] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
-            if name == "." || name == ".." { continue }
-            let kind: EntryKind
-            switch Int32(entry.pointee.d_type) {
-            case Int32(DT_REG): kind = .file
-            case Int32(DT_DIR): kind = .directory
-            case Int32(DT_LNK): kind = .symbolicLink
-            case Int32(DT_UNKNOWN): kind = Self.kind(of: path + "/" + name) ?? .other
-            default: kind = .other
-            }
-            result.append(Entry(name: name, kind: kind))
-        }
-        return result
+        guard let directory = try OpenDirectory(path) else { return [] }
+        return try directory.entries()
     }
 
     /// The absolute path with every symbolic link resolved, or nil when it does not exist.
@@ -183,7 +174,7 @@ enum FileSystem {
         return String(cString: resolved)
     }
 
-    private static func kind(mode: mode_t) -> EntryKind {
+    static func kind(mode: mode_t) -> EntryKind {
         switch mode & S_IFMT {
         case S_IFREG: return .file
         case S_IFDIR: return .directory
@@ -196,6 +187,78 @@ enum FileSystem {
         while true {
             let result = call()
             if result >= 0 || errno != EINTR { return result }
+        }
+    }
+}
+
+extension FileSystem {
+    /// A directory held open, so that its files are listed and opened relative to it (`openat`) without the
+    /// kernel walking the whole path again for each one. The descriptor closes when the value goes away.
+    final class OpenDirectory: Sendable {
+        /// The directory's path, for error messages.
+        let path: String
+        private let descriptor: Int32
+
+        /// Opens the directory at `path`, following a link; nil when it does not exist or is not a directory.
+        init?(_ path: String) throws(KanbanError) {
+            let descriptor = retrying { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            guard descriptor >= 0 else {
+                if errno == ENOENT || errno == ENOTDIR { return nil }
+                throw error("list", path, errno: errno)
+            }
+            self.path = path
+            self.descriptor = descriptor
+        }
+
+        deinit { close(descriptor) }
+
+        /// The entries except `.` and `..`, in `readdir` order.
+        func entries() throws(KanbanError) -> [Entry] {
+            // A duplicate, because closedir closes the descriptor it was given.
+            let copy = retrying { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
+            guard copy >= 0, let stream = fdopendir(copy) else {
+                let code = errno
+                if copy >= 0 { close(copy) }
+                throw error("list", path, errno: code)
+            }
+            defer { closedir(stream) }
+            rewinddir(stream)
+            var result: [Entry] = []
+            while let entry = readdir(stream) {
+                let name = withUnsafePointer(to: entry.pointee.d_name) {
+                    $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+                }
+                if name == "." || name == ".." { continue }
+                let kind: EntryKind
+                switch Int32(entry.pointee.d_type) {
+                case Int32(DT_REG): kind = .file
+                case Int32(DT_DIR): kind = .directory
+                case Int32(DT_LNK): kind = .symbolicLink
+                case Int32(DT_UNKNOWN): kind = self.kind(of: name) ?? .other
+                default: kind = .other
+                }
+                result.append(Entry(name: name, kind: kind))
+            }
+            return result
+        }
+
+        /// The kind of the entry `name`, not following a link.
+        func kind(of name: String) -> EntryKind? {
+            var info = stat()
+            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+            return FileSystem.kind(mode: info.st_mode)
+        }
+
+        /// The whole file whose name starts `nameOffset` bytes into `relativePath` (a path relative to the board
+        /// whose directory part is this directory), opened relative to this directory.
+        func readFile(_ relativePath: String, nameOffset: Int, fullPath: @autoclosure () -> String,
+                      scratch: ReadBuffer) throws(KanbanError) -> [UInt8] {
+            let opened = relativePath.withCString { path in
+                retrying { openat(descriptor, path + nameOffset, O_RDONLY | O_CLOEXEC) }
+            }
+            guard opened >= 0 else { throw error("read", fullPath(), errno: errno) }
+            defer { close(opened) }
+            return try readAll(opened, path: fullPath(), scratch: scratch)
         }
     }
 }

@@ -28,3 +28,15 @@ import Testing
         #expect("e\u{301}".utf8Precedes("é") != "é".utf8Precedes("e\u{301}"))
     }
 }
+
+@Suite struct StringCompareTests {
+    @Test(arguments: [
+        ("", "", 0), ("", "a", -1), ("a", "", 1), ("abc", "abd", -1), ("abcdefghij", "abcdefghi", 1),
+        ("é", "z", 1), ("a longer string than fifteen bytes", "a longer string than fifteen bytez", -1),
+    ])
+    func comparesBytesLikeMemcmp(lhs: String, rhs: String, sign: Int) {
+        #expect(lhs.utf8Compare(rhs).signum() == sign)
+        #expect(rhs.utf8Compare(lhs).signum() == -sign)
+        #expect(lhs.utf8Compare(rhs).signum() == (lhs.utf8.lexicographicallyPrecedes(rhs.utf8) ? -1 : lhs == rhs ? 0 : 1))
+    }
+}

@@ -1,0 +1,283 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Loads a board's cards on every core, in three passes:
+///
+/// 1. each directory of cards (a column, or the archive) is listed, one directory to a thread;
+/// 2. the files are read (opened relative to their directory) and parsed in chunks; each card goes straight into
+///    its own slot of one shared buffer, with a small sort key beside it;
+/// 3. each directory's keys are sorted, one directory to a thread, and the cards are moved, never copied, from
+///    their slots into one array in board order.
+///
+/// Sorting small keys instead of cards, and moving instead of copying, keeps the reference counting of a
+/// hundred thousand cards (each a dozen strings and arrays) out of the load.
+struct CardScan: Sendable {
+    /// A directory of card files.
+    struct Source: Sendable {
+        /// Relative to the board: `cards/<id>` or `archive`.
+        var path: String
+        /// The column id, or nil for the archive.
+        var column: String?
+    }
+
+    /// What was found: the cards in board order, the files that did not load, and what the checks noticed.
+    struct Outcome {
+        var cards: [Card]
+        var diagnostics: [Diagnostic]
+        var findings: [Diagnostic]
+    }
+
+    /// Whether a listed file is read, skipped quietly, or refused with a diagnostic (a link out of the board).
+    enum Admission: Sendable {
+        case read
+        case skip
+        case refuse(Diagnostic)
+    }
+
+    var root: String
+    var includeBodies: Bool
+    /// The declared labels, to report undeclared ones; nil skips that check.
+    var labels: Set<String>?
+    /// Archived cards are kept only when their `column:` is one of these; nil keeps them all.
+    var archivedColumns: Set<String>?
+    /// Decides about each entry that is not a plain file.
+    var admit: @Sendable (FileSystem.Entry, CardFile) -> Admission
+
+    /// Loads the cards of `sources`, which are in board order.
+    /// - Throws: ``KanbanError/Code/fileSystem`` when a directory exists but cannot be listed.
+    func run(_ sources: [Source]) throws(KanbanError) -> Outcome {
+        let listings = try list(sources)
+        let counts = listings.map(\.files.count)
+        let starts = counts.reduce(into: [0]) { $0.append($0.last! + $1) }
+        let total = starts.last!
+        let bases = Array(starts.dropLast())
+        let slots = Slots<Card>(capacity: total)
+        let keys = Slots<SortKey>(capacity: total)
+        let chunks = Self.chunks(counts, bases: bases)
+        let reports = Mutex<[ChunkReport?]>(Array(repeating: nil, count: chunks.count))
+        DispatchQueue.concurrentPerform(iterations: chunks.count) { number in
+            let report = load(chunks[number], listing: listings[chunks[number].source], into: slots, keys: keys)
+            reports.withLock { $0[number] = report }
+        }
+        DispatchQueue.concurrentPerform(iterations: listings.count) { source in
+            let range = bases[source]..<(bases[source] + counts[source])
+            keys.sort(range) { Self.precedes($0, $1, cards: slots) }
+        }
+
+        var outcome = Outcome(cards: [], diagnostics: listings.flatMap(\.diagnostics), findings: [])
+        for report in reports.withLock({ $0 }) {
+            guard let report else { continue }
+            outcome.diagnostics += report.diagnostics
+            outcome.findings += report.findings
+        }
+        outcome.cards.reserveCapacity(total)
+        for index in 0..<total {
+            let key = keys[index]
+            guard key.loaded else { continue }
+            let slot = Int(key.index)
+            if let archivedColumns, slots[slot].isArchived, !archivedColumns.contains(slots[slot].column) {
+                slots.discard(slot)
+            } else {
+                outcome.cards.append(slots.take(slot))
+            }
+        }
+        return outcome
+    }
+
+    // MARK: Listing
+
+    struct Listing: Sendable {
+        var directory: FileSystem.OpenDirectory?
+        /// Where the file name starts in each path: the length of `<source path>/`.
+        var nameOffset: Int
+        var files: [CardFile]
+        var diagnostics: [Diagnostic]
+    }
+
+    private func list(_ sources: [Source]) throws(KanbanError) -> [Listing] {
+        let results = Mutex<[Result<Listing, KanbanError>?]>(Array(repeating: nil, count: sources.count))
+        DispatchQueue.concurrentPerform(iterations: sources.count) { index in
+            let result = Result { () throws(KanbanError) -> Listing in try list(sources[index]) }
+            results.withLock { $0[index] = result }
+        }
+        var listings: [Listing] = []
+        for result in results.withLock({ $0 }) {
+            guard let result else { continue }
+            listings.append(try result.get())
+        }
+        return listings
+    }
+
+    private func list(_ source: Source) throws(KanbanError) -> Listing {
+        let nameOffset = source.path.utf8.count + 1
+        guard let directory = try FileSystem.OpenDirectory(root + "/" + source.path) else {
+            return Listing(directory: nil, nameOffset: nameOffset, files: [], diagnostics: [])
+        }
+        var files: [CardFile] = []
+        var diagnostics: [Diagnostic] = []
+        for entry in try directory.entries() where CardFile.isCardFileName(entry.name) {
+            let file = source.column.map { CardFile.active(name: entry.name, column: $0) } ?? CardFile.archived(name: entry.name)
+            switch entry.kind == .file ? .read : admit(entry, file) {
+            case .read: files.append(file)
+            case .skip: continue
+            case .refuse(let diagnostic): diagnostics.append(diagnostic)
+            }
+        }
+        return Listing(directory: directory, nameOffset: nameOffset, files: files, diagnostics: diagnostics)
+    }
+
+    // MARK: Reading and parsing
+
+    /// A run of files from one directory.
+    struct Chunk {
+        var source: Int
+        /// Indices into the directory's files.
+        var files: Range<Int>
+        /// The slot of the first file.
+        var base: Int
+    }
+
+    /// Chunks of about an eighth of a core's share, so that a slow chunk does not leave a core idle at the end.
+    static func chunks(_ counts: [Int], bases: [Int]) -> [Chunk] {
+        let total = counts.reduce(0, +)
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let size = max(16, total / (cores * 8))
+        var chunks: [Chunk] = []
+        for (source, count) in counts.enumerated() {
+            var start = 0
+            while start < count {
+                let end = min(count, start + size)
+                chunks.append(Chunk(source: source, files: start..<end, base: bases[source] + start))
+                start = end
+            }
+        }
+        return chunks
+    }
+
+    struct ChunkReport: Sendable {
+        var diagnostics: [Diagnostic] = []
+        var findings: [Diagnostic] = []
+    }
+
+    private func load(_ chunk: Chunk, listing: Listing, into slots: Slots<Card>, keys: Slots<SortKey>) -> ChunkReport {
+        var report = ChunkReport()
+        let scratch = FileSystem.ReadBuffer()
+        for index in chunk.files {
+            let file = listing.files[index]
+            let slot = chunk.base + index - chunk.files.lowerBound
+            let loaded: LoadedCard
+            do throws(KanbanError) {
+                guard let directory = listing.directory else { throw KanbanError(.fileSystem, "directory went away") }
+                let bytes = try directory.readFile(file.path, nameOffset: listing.nameOffset, fullPath: root + "/" + file.path, scratch: scratch)
+                loaded = CardLoader.loadOne(file, bytes: bytes, includeBodies: includeBodies, labels: labels)
+            } catch {
+                loaded = CardLoader.unreadable(file, error)
+            }
+            if let card = loaded.card {
+                keys.initialize(slot, to: SortKey(card, slot: slot, skipping: listing.nameOffset))
+                slots.initialize(slot, to: card)
+                report.findings += loaded.diagnostics
+            } else {
+                keys.initialize(slot, to: SortKey(failedSlot: slot))
+                report.diagnostics += loaded.diagnostics
+            }
+        }
+        return report
+    }
+
+    // MARK: Sorting
+
+    /// A card's place in its directory, small enough to sort quickly: the first eight bytes of its position
+    /// (of its file name in the archive) as one integer, and the string's length.
+    struct SortKey: Sendable {
+        var prefix: UInt64
+        /// The length of the sort string in bytes; -1 when the card has no position, -2 when the file did not load.
+        var length: Int32
+        /// The card's slot.
+        var index: Int32
+
+        var loaded: Bool { length > -2 }
+
+        /// - Parameter skipping: Leading bytes every card of the directory shares (`archive/` in archived paths).
+        init(_ card: Card, slot: Int, skipping: Int) {
+            let text = card.isArchived ? card.path : card.position
+            prefix = 0
+            length = -1
+            index = Int32(slot)
+            guard let bytes = text?.utf8.dropFirst(card.isArchived ? skipping : 0) else { return }
+            var count = 0
+            for byte in bytes.prefix(8) {
+                prefix = prefix << 8 | UInt64(byte)
+                count += 1
+            }
+            if count < 8 { prefix <<= UInt64(8 * (8 - count)) }
+            length = Int32(bytes.count)
+        }
+
+        init(failedSlot slot: Int) {
+            prefix = 0
+            length = -2
+            index = Int32(slot)
+        }
+    }
+
+    /// Board order inside one directory, as ``Card/precedes(_:_:)`` defines it (archived cards by path); cards
+    /// that did not load last.
+    static func precedes(_ lhs: SortKey, _ rhs: SortKey, cards: Slots<Card>) -> Bool {
+        if lhs.length < 0 || rhs.length < 0 {
+            if lhs.length != rhs.length { return lhs.length > rhs.length }
+            if !lhs.loaded { return lhs.index < rhs.index }
+        } else if lhs.prefix != rhs.prefix {
+            return lhs.prefix < rhs.prefix
+        } else if min(lhs.length, rhs.length) <= 8 {
+            // Equal first bytes and one string no longer than eight: that one is a prefix of the other.
+            if lhs.length != rhs.length { return lhs.length < rhs.length }
+        } else {
+            let left = Int(lhs.index)
+            let right = Int(rhs.index)
+            let order = cards[left].isArchived ? cards[left].path.utf8Compare(cards[right].path)
+                : (cards[left].position ?? "").utf8Compare(cards[right].position ?? "")
+            if order != 0 { return order < 0 }
+        }
+        let order = cards[Int(lhs.index)].slug.utf8Compare(cards[Int(rhs.index)].slug)
+        return order != 0 ? order < 0 : lhs.index < rhs.index
+    }
+}
+
+/// Memory that worker threads fill at distinct indices, and that one thread then empties, taking or discarding
+/// each filled slot exactly once.
+final class Slots<Element>: @unchecked Sendable {
+    private let base: UnsafeMutablePointer<Element>
+
+    init(capacity: Int) {
+        base = .allocate(capacity: max(capacity, 1))
+    }
+
+    deinit { base.deallocate() }
+
+    func initialize(_ index: Int, to value: consuming Element) {
+        (base + index).initialize(to: value)
+    }
+
+    /// The value in a filled slot, read in place.
+    subscript(index: Int) -> Element {
+        unsafeAddress { UnsafePointer(base + index) }
+    }
+
+    /// Moves the value out; the slot is empty afterwards.
+    func take(_ index: Int) -> Element {
+        (base + index).move()
+    }
+
+    /// Destroys the value; the slot is empty afterwards.
+    func discard(_ index: Int) {
+        (base + index).deinitialize(count: 1)
+    }
+
+    /// Sorts the filled slots `range` in place.
+    func sort(_ range: Range<Int>, by areInIncreasingOrder: (Element, Element) -> Bool) {
+        var buffer = UnsafeMutableBufferPointer(start: base + range.lowerBound, count: range.count)
+        buffer.sort(by: areInIncreasingOrder)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import KanbanCore
+
+/// The parallel loader sorts small keys instead of cards; these check that the order it gives is the board order
+/// ``Card/precedes(_:_:)`` defines, whatever the keys look like.
+@Suite struct CardScanTests {
+    private static let board = """
+        ---
+        title: Sorting
+        columns:
+          - id: todo
+            name: To Do
+          - id: done
+            name: Done
+        ---
+
+        """
+
+    /// Positions that stress the eight-byte prefix: shared prefixes longer than eight bytes, keys that are prefixes
+    /// of others, equal keys (ties by slug), bytes above ASCII, and no position at all.
+    private static func position(_ generator: inout SeededGenerator) -> String? {
+        let stems = ["a", "a1", "a10", "abcdefgh", "abcdefghi", "abcdefghij", "abcdefgh0", "n", "zz", "é", "e\u{301}"]
+        switch Int.random(in: 0..<10, using: &generator) {
+        case 0: return nil
+        case 1...4: return stems.randomElement(using: &generator)!
+        default:
+            let tail = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                "0aAzZ9~".randomElement(using: &generator)!
+            }
+            return stems.randomElement(using: &generator)! + String(tail)
+        }
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func loadsEveryColumnInTheOrderCardPrecedesGives(seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed)
+        try withTemporaryBoard(.boardFile(Self.board, columns: ["todo", "done"])) { board in
+            for index in 0..<400 {
+                let column = index % 3 == 0 ? "done" : "todo"
+                let slug = "card-\(Int.random(in: 0..<100_000, using: &generator))-\(index)"
+                var head = "---\ntitle: Card \(index)\ncolumn: \(column)\n"
+                if let position = Self.position(&generator) { head += "position: \"\(position)\"\n" }
+                try board.write(head + "---\n", to: "cards/\(column)/\(slug).md")
+            }
+            for index in 0..<40 {
+                let day = 10 + index % 20
+                try board.write("---\ntitle: Old \(index)\ncolumn: todo\n---\n", to: "archive/2026-01-\(day)-old-\(index).md")
+            }
+            try board.write("---\ntitle: Unclosed\n", to: "cards/todo/broken.md")
+
+            let snapshot = try board.store().load(.all)
+            for column in ["todo", "done"] {
+                let cards = snapshot.cards(inColumn: column)
+                #expect(cards.count == (column == "todo" ? 266 : 134))
+                #expect(zip(cards, cards.dropFirst()).allSatisfy { Card.precedes($0, $1) }, "\(column) is out of order")
+            }
+            let archived = snapshot.cards.filter(\.isArchived)
+            #expect(archived.map(\.path) == archived.map(\.path).sorted { $0.utf8Precedes($1) })
+            #expect(archived.count == 40)
+            #expect(snapshot.cards.map(\.column) == Array(repeating: "todo", count: 266) + Array(repeating: "done", count: 134)
+                    + Array(repeating: "todo", count: 40))
+            #expect(snapshot.diagnostics.map(\.location.path) == ["cards/todo/broken.md"])
+        }
+    }
+
+    @Test func aColumnFilterKeepsOnlyTheArchivedCardsFromThoseColumns() throws {
+        try withTemporaryBoard(.boardFile(Self.board, columns: ["todo", "done"])) { board in
+            try board.write("---\ntitle: A\nposition: a1\n---\n", to: "cards/todo/a.md")
+            try board.write("---\ntitle: B\nposition: a1\n---\n", to: "cards/done/b.md")
+            try board.write("---\ntitle: C\ncolumn: done\n---\n", to: "archive/2026-01-01-c.md")
+            try board.write("---\ntitle: D\ncolumn: todo\n---\n", to: "archive/2026-01-02-d.md")
+            let snapshot = try board.store().load(.all, columns: ["done"])
+            #expect(snapshot.cards.map(\.slug) == ["b", "c"])
+        }
+    }
+
+    @Test func aLargeCardIsReadWhole() throws {
+        try withTemporaryBoard(.boardFile(Self.board, columns: ["todo", "done"])) { board in
+            let body = String(repeating: "A line of a very long card body.\n", count: 20_000)  // 660 KB: many reads
+            try board.write("---\ntitle: Long\nposition: a1\n---\n\n" + body, to: "cards/todo/long.md")
+            let snapshot = try board.store().load(includeBodies: true)
+            #expect(snapshot.cards.first?.body == body)
+        }
+    }
+
+    @Test func chunksCoverEveryFileOnceAndNeverSpanTwoDirectories() {
+        let counts = [0, 5, 1_000, 17, 40_000]
+        let bases = counts.reduce(into: [0]) { $0.append($0.last! + $1) }
+        let chunks = CardScan.chunks(counts, bases: Array(bases.dropLast()))
+        var covered = Array(repeating: 0, count: bases.last!)
+        for chunk in chunks {
+            #expect(chunk.files.upperBound <= counts[chunk.source])
+            for index in chunk.files { covered[chunk.base + index - chunk.files.lowerBound] += 1 }
+        }
+        #expect(covered.allSatisfy { $0 == 1 })
+        #expect(bases.dropLast().enumerated().allSatisfy { source, base in
+            counts[source] == 0 || chunks.contains { $0.source == source && $0.base == base }
+        })
+    }
+}
