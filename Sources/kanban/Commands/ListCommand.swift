@@ -28,32 +28,52 @@ enum ListCommand: KanbanCommand {
         }
         let snapshot = try store.load(scope, columns: columns.isEmpty ? nil : Set(columns))
         let labels = arguments.values("label")
-        let cards = snapshot.cards.filter { card in labels.allSatisfy(card.labels.contains) }
+        // Filtering copies cards (a dozen reference-counted fields each): only when there is something to filter.
+        let cards = labels.isEmpty ? snapshot.cards : snapshot.cards.filter { card in labels.allSatisfy(card.labels.contains) }
         context.warn(snapshot.diagnostics)
         if arguments.flag("json") {
-            context.printJSON(.array(cards.map { JSON(card: $0) }))
+            var writer = JSONCardArrayWriter(context.output)
+            for index in cards.indices { writer.append(cards[index]) }
+            writer.finish()
             return .success
         }
-        let stylist = context.stylist
-        let slugWidth = min(40, cards.map { $0.slug.terminalWidth }.max() ?? 0)
-        var group: String?
-        for card in cards {
-            let heading = card.isArchived ? "Archive" : snapshot.board.columnName(card.column)
-            if heading != group {
-                if group != nil { context.print() }
-                let count = cards.lazy.filter { ($0.isArchived ? "Archive" : snapshot.board.columnName($0.column)) == heading }.count
-                context.print(stylist.apply(.bold, to: heading) + stylist.apply(.dim, to: " (\(count))"))
-                group = heading
-            }
-            var line = "  " + stylist.apply(.cyan, to: card.slug.padded(toWidth: slugWidth)) + "  " + card.title
-            if !card.labels.isEmpty {
-                line += " " + card.labels.map { label in
-                    stylist.apply(snapshot.board.label(withID: label)?.color.map { .foreground(hex: $0) } ?? .dim, to: "[\(label)]")
-                }.joined(separator: " ")
-            }
-            if card.isArchived, let date = card.archivedOn { line += stylist.apply(.dim, to: "  archived \(date)") }
-            context.print(line)
+        func heading(_ index: Int) -> String {
+            cards[index].isArchived ? "Archive" : board.columnName(cards[index].column)
         }
+        var counts: [String: Int] = [:]
+        var slugWidth = 0
+        for index in cards.indices {
+            counts[heading(index), default: 0] += 1
+            slugWidth = max(slugWidth, cards[index].slug.terminalWidth)
+        }
+        slugWidth = min(40, slugWidth)
+        let stylist = context.stylist
+        var text = ""
+        text.reserveCapacity(80_000)
+        var group: String?
+        for index in cards.indices {
+            let title = heading(index)
+            if title != group {
+                if group != nil { text += "\n" }
+                text += stylist.apply(.bold, to: title) + stylist.apply(.dim, to: " (\(counts[title] ?? 0))") + "\n"
+                group = title
+            }
+            text += "  "
+            text += stylist.apply(.cyan, to: cards[index].slug.padded(toWidth: slugWidth))
+            text += "  "
+            text += cards[index].title
+            for label in cards[index].labels {
+                text += " "
+                text += stylist.apply(board.label(withID: label)?.color.map { .foreground(hex: $0) } ?? .dim, to: "[\(label)]")
+            }
+            if cards[index].isArchived, let date = cards[index].archivedOn { text += stylist.apply(.dim, to: "  archived \(date)") }
+            text += "\n"
+            if text.utf8.count >= 65_536 {
+                context.output.write(text)
+                text.removeAll(keepingCapacity: true)
+            }
+        }
+        context.output.write(text)
         if cards.isEmpty && !context.isQuiet {
             context.errorOutput.writeLine(scope == .archived ? "no archived cards" : "no cards")
         }

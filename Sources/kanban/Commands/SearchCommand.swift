@@ -76,7 +76,9 @@ enum SearchCommand: KanbanCommand {
         let (hits, snapshot) = try store.search(query, in: arguments.flag("archived") ? .all : .active)
         context.warn(snapshot.diagnostics)
         if arguments.flag("json") {
-            context.printJSON(.array(hits.map { JSON(card: $0.card) }))
+            var writer = JSONCardArrayWriter(context.output)
+            for index in hits.indices { writer.append(hits[index].card) }
+            writer.finish()
             return hits.isEmpty ? .failure : .success
         }
         let stylist = context.stylist

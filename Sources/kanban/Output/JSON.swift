@@ -15,7 +15,7 @@ indirect enum JSON: Sendable, Equatable {
         return output
     }
 
-    private func write(to output: inout String, pretty: Bool, indent: Int) {
+    func write(to output: inout String, pretty: Bool, indent: Int) {
         switch self {
         case .string(let text):
             JSON.quote(text, into: &output)
@@ -56,7 +56,7 @@ indirect enum JSON: Sendable, Equatable {
         }
     }
 
-    private static func quote(_ text: String, into output: inout String) {
+    static func quote(_ text: String, into output: inout String) {
         // Most strings need no escaping: append them whole rather than scalar by scalar.
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
             output += "\""
