@@ -116,20 +116,22 @@ package struct FrontmatterDocument: Sendable {
     /// with CRLF turned into `"\n"` and the final line break (or its absence) as in the file.
     var body: String {
         storage.withUnsafeBufferPointer { buffer in
-            let region = UnsafeBufferPointer(rebasing: buffer[structure.bodyStart...])
-            guard region.contains(UInt8(ascii: "\r")) else { return String(decoding: region, as: UTF8.self) }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(region.count)
-            for index in region.indices {
-                if region[index] == UInt8(ascii: "\r"), index + 1 < region.count,
-                    region[index + 1] == UInt8(ascii: "\n")
-                {
-                    continue
-                }
-                bytes.append(region[index])
-            }
-            return String(decoding: bytes, as: UTF8.self)
+            Self.body(UnsafeBufferPointer(rebasing: buffer[structure.bodyStart...]))
         }
+    }
+
+    /// The body text of the bytes `region`: CRLF turned into `"\n"`.
+    static func body(_ region: UnsafeBufferPointer<UInt8>) -> String {
+        guard region.contains(UInt8(ascii: "\r")) else { return String(decoding: region, as: UTF8.self) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(region.count)
+        for index in region.indices {
+            if region[index] == UInt8(ascii: "\r"), index + 1 < region.count, region[index + 1] == UInt8(ascii: "\n") {
+                continue
+            }
+            bytes.append(region[index])
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The 1-based line of the file where `body` starts.

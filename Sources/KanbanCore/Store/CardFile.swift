@@ -65,13 +65,37 @@ package enum CardReader {
         return (try card(from: document, file: file, includeBody: includeBody), document)
     }
 
+    /// The card when its frontmatter is of the plainest kind (``PlainFrontmatter``), has a `title` key, and its
+    /// known keys hold what they should; nil otherwise, and ``read(_:file:includeBody:)`` then says what the card
+    /// is, or what is wrong. For loading many cards: it skips the YAML parser and the lossless document.
+    static func readPlain(_ bytes: [UInt8], file: CardFile, includeBody: Bool) -> Card? {
+        bytes.withUnsafeBufferPointer { buffer -> Card? in
+            guard let plain = PlainFrontmatter.read(buffer), plain.entries.contains(where: { $0.key == "title" }) else { return nil }
+            return try? card(entries: plain.entries, hasFrontmatter: true, file: file, includeBody: includeBody,
+                             body: { FrontmatterDocument.body(UnsafeBufferPointer(rebasing: buffer[plain.bodyStart...])) },
+                             location: { _ in SourceLocation(path: file.path) })
+        }
+    }
+
     static func card(from document: FrontmatterDocument, file: CardFile, includeBody: Bool) throws(KanbanError) -> Card {
-        func location(_ key: String) -> SourceLocation {
+        try card(entries: document.entries, hasFrontmatter: document.hasFrontmatter, file: file, includeBody: includeBody,
+                 body: { document.body }) { key in
             let place = document.location(ofKey: key)
             return SourceLocation(path: file.path, line: place?.line, column: place?.column)
         }
+    }
+
+    /// The card the frontmatter `entries` describe.
+    /// - Parameters:
+    ///   - body: The markdown body, decoded only when needed (asked for, or for a title from the first heading).
+    ///   - location: Where a key's value is, for errors.
+    private static func card(entries: [YAMLMapEntry], hasFrontmatter: Bool, file: CardFile, includeBody: Bool,
+                             body: () -> String, location: (String) -> SourceLocation) throws(KanbanError) -> Card {
+        func value(_ key: String) -> YAMLValue? {
+            entries.first { $0.key == key }?.value
+        }
         func string(_ key: String) throws(KanbanError) -> String? {
-            guard let value = document.value(forKey: key), !value.isNull else { return nil }
+            guard let value = value(key), !value.isNull else { return nil }
             guard let text = value.string else {
                 throw KanbanError(.invalidCard, "'\(key)' must be a single value, not a list or map", at: location(key))
             }
@@ -86,7 +110,7 @@ package enum CardReader {
         }
 
         var labels: [String] = []
-        if let value = document.value(forKey: "labels"), !value.isNull {
+        if let value = value("labels"), !value.isNull {
             if let items = value.list {
                 for item in items {
                     guard let label = item.string else {
@@ -105,21 +129,21 @@ package enum CardReader {
         if position?.isEmpty == true { position = nil }
         let created = try date("created")
         let modified = try date("modified")
-        var body: String?
+        var bodyText: String?
         var title = try string("title") ?? ""
         if title.isEmpty || includeBody {
-            let text = document.body
-            if includeBody { body = text }
+            let text = body()
+            if includeBody { bodyText = text }
             if title.isEmpty { title = heading(in: text) ?? titleFromSlug(file.slug) }
         }
         var fields: [YAMLMapEntry] = []
-        for entry in document.entries where !Card.knownKeys.contains(entry.key) {
+        for entry in entries where !Card.knownKeys.contains(entry.key) {
             fields.append(entry)
         }
         return Card(
             slug: file.slug, title: title, column: file.directoryColumn ?? columnField ?? "", columnField: columnField,
             position: position, created: created, modified: modified, labels: labels, fields: fields, path: file.path,
-            isArchived: file.isArchived, archivedOn: file.archivedOn, hasFrontmatter: document.hasFrontmatter, body: body)
+            isArchived: file.isArchived, archivedOn: file.archivedOn, hasFrontmatter: hasFrontmatter, body: bodyText)
     }
 
     /// The text of the first `# ` heading.

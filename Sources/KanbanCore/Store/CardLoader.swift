@@ -31,6 +31,11 @@ enum CardLoader {
     /// The card in `bytes`, the contents of `file`, with what the checks notice about it.
     static func loadOne(_ file: CardFile, bytes: [UInt8], includeBodies: Bool, labels: Set<String>?) -> LoadedCard {
         let markerLine = conflictMarkerLine(in: bytes)
+        // Most cards are plain and have nothing to report: read those without the YAML parser.
+        if markerLine == nil, let card = CardReader.readPlain(bytes, file: file, includeBody: includeBodies),
+           isUnremarkable(card, file: file, labels: labels) {
+            return LoadedCard(card: card, diagnostics: [])
+        }
         do {
             let (card, document) = try CardReader.read(bytes, file: file, includeBody: includeBodies)
             var diagnostics: [Diagnostic] = []
@@ -75,6 +80,16 @@ enum CardLoader {
             }
             return LoadedCard(card: nil, diagnostics: [Diagnostic(.error, .invalidFile, at: error.location ?? SourceLocation(path: file.path), error.message)])
         }
+    }
+
+    /// Whether the checks below would find nothing to say about `card`, read from plain frontmatter (which has a
+    /// title key). Anything they would report is left to the full reader, which knows where each key is.
+    private static func isUnremarkable(_ card: Card, file: CardFile, labels: Set<String>?) -> Bool {
+        if let labels, !card.labels.allSatisfy(labels.contains) { return false }
+        if card.position == nil && !card.isArchived { return false }
+        if let field = card.columnField, let directory = file.directoryColumn, field != directory { return false }
+        if let position = card.position, OrderKey.isOverLong(position) { return false }
+        return true
     }
 
     /// The 1-based line of the first `<<<<<<< ` marker at the start of a line, if any.
