@@ -134,6 +134,9 @@ package struct FrontmatterDocument: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The offset in ``bytes()`` where the body starts.
+    var bodyOffset: Int { structure.bodyStart }
+
     /// The 1-based line of the file where `body` starts.
     var bodyStartLine: Int {
         guard structure.hasFrontmatter else { return 1 }

@@ -84,8 +84,15 @@ enum PlainFrontmatter {
 
     /// Whether `range` (not empty) is a plain scalar whose text is its bytes.
     private static func isPlainScalar(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        let first = buffer[range.lowerBound]
-        guard !"-?:,[]{}#&*!|>'\"%@` ".utf8.contains(first) else { return false }
+        switch buffer[range.lowerBound] {
+        case UInt8(ascii: "-"), UInt8(ascii: "?"), UInt8(ascii: ":"), UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "]"),
+             UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "#"), UInt8(ascii: "&"), UInt8(ascii: "*"), UInt8(ascii: "!"),
+             UInt8(ascii: "|"), UInt8(ascii: ">"), UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "%"), UInt8(ascii: "@"),
+             UInt8(ascii: "`"), space:
+            return false  // a YAML indicator, or a leading space
+        default:
+            break
+        }
         let last = buffer[range.upperBound - 1]
         guard last != space, last != UInt8(ascii: ":") else { return false }
         var previous: UInt8 = 0

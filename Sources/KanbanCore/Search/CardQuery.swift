@@ -26,12 +26,12 @@ public struct CardQuery: Sendable {
         public var text: String
         /// Whether the card must not match.
         public var isNegated: Bool
-        fileprivate var folded: [UInt8]
+        var folded: [UInt8]
     }
 
     /// The terms, all of which must hold.
     public private(set) var terms: [Term]
-    private var pattern: String?
+    private(set) var pattern: String?
 
     /// Parses a query such as `login -label:wontfix "error page" column:todo`.
     /// - Throws: ``KanbanError/Code/invalidArgument`` for an unterminated quote or an empty query.
@@ -158,7 +158,7 @@ public struct CardQuery: Sendable {
         return (lower.samePosition(in: line) ?? line.startIndex)..<(upper.samePosition(in: line) ?? line.endIndex)
     }
 
-    private func merged(_ ranges: [Range<String.Index>]) -> [Range<String.Index>] {
+    func merged(_ ranges: [Range<String.Index>]) -> [Range<String.Index>] {
         var result: [Range<String.Index>] = []
         for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = result.last, range.lowerBound <= last.upperBound {
@@ -190,12 +190,22 @@ public struct SearchHit: Sendable {
 }
 
 extension BoardStore {
-    /// The cards matching `query`, in board order, and the files that could not be read.
-    /// Matching runs on every core.
-    public func search(_ query: CardQuery, in scope: CardScope = .active) throws(KanbanError) -> (hits: [SearchHit], snapshot: BoardSnapshot) {
-        let snapshot = try load(scope, includeBodies: true)
-        let cards = snapshot.cards
-        let results = ParallelMap.map(cards) { card in query.match(card, body: card.body ?? "").map { SearchHit(card: card, match: $0) } }
-        return (results.compactMap { $0 }, snapshot)
+    /// The cards matching `query`, in board order, and the files that might match but could not be read.
+    ///
+    /// Runs on every core and reads only what it must: a file whose bytes show it cannot match (it lacks a word
+    /// the query needs) is not parsed, so a file that cannot be parsed is reported only when it might match.
+    /// The cards of the hits carry no body; ``body(of:)`` reads it.
+    public func search(_ query: CardQuery, in scope: CardScope = .active) throws(KanbanError) -> (hits: [SearchHit], diagnostics: [Diagnostic]) {
+        let board = try loadBoard()
+        let scan = CardScan<SearchMatch>(
+            root: directory, includeBodies: false, labels: nil, archivedColumns: nil,
+            admit: { [self] entry, file in admission(of: entry, file: file) },
+            prefilter: { file, bytes in query.mightMatch(file, bytes: bytes) },
+            inspect: { card, bytes, bodyOffset in query.match(card, bytes: bytes, bodyOffset: bodyOffset) })
+        let (snapshot, matches) = try load(board: board, scope: scope, columns: nil, scan: scan)
+        var hits: [SearchHit] = []
+        hits.reserveCapacity(matches.count)
+        for index in matches.indices { hits.append(SearchHit(card: snapshot.cards[index], match: matches[index])) }
+        return (hits, snapshot.diagnostics)
     }
 }

@@ -95,23 +95,30 @@ public final class BoardStore: Sendable {
     ///   - includeBodies: Whether to decode each card's body into ``Card/body``.
     public func load(_ scope: CardScope = .active, columns: Set<String>? = nil, includeBodies: Bool = false) throws(KanbanError) -> BoardSnapshot {
         let board = try loadBoard()
+        let scan = CardScan<Void>(root: directory, includeBodies: includeBodies, labels: Set(board.labels.map(\.id)),
+                                  archivedColumns: columns, admit: { [self] entry, file in admission(of: entry, file: file) },
+                                  inspect: { _, _, _ in () })
+        return try load(board: board, scope: scope, columns: columns, scan: scan).snapshot
+    }
+
+    /// Loads the board's cards with `scan`: the snapshot, and what the scan's `inspect` gave for each card.
+    func load<Extra>(board: Board, scope: CardScope, columns: Set<String>?, scan: CardScan<Extra>) throws(KanbanError) -> (snapshot: BoardSnapshot, extras: [Extra]) {
         let (directories, linkDiagnostics) = try columnDirectories()
         var order = board.columns.map(\.id)
         let declared = Set(order)
         order += directories.filter { !declared.contains($0) }
-        var sources: [CardScan.Source] = []
+        var sources: [CardScan<Extra>.Source] = []
         if scope.contains(.active) {
             let present = Set(directories)
             for column in order where present.contains(column) && columns?.contains(column) ?? true {
-                sources.append(CardScan.Source(path: "cards/" + column, column: column))
+                sources.append(.init(path: "cards/" + column, column: column))
             }
         }
-        if scope.contains(.archived) { sources.append(CardScan.Source(path: "archive", column: nil)) }
-        let scan = CardScan(root: directory, includeBodies: includeBodies, labels: Set(board.labels.map(\.id)),
-                            archivedColumns: columns) { [self] entry, file in admission(of: entry, file: file) }
+        if scope.contains(.archived) { sources.append(.init(path: "archive", column: nil)) }
         let outcome = try scan.run(sources)
-        return BoardSnapshot(board: board, columnIDs: order, cards: outcome.cards, diagnostics: linkDiagnostics + outcome.diagnostics,
-                             findings: outcome.findings)
+        let snapshot = BoardSnapshot(board: board, columnIDs: order, cards: outcome.cards,
+                                     diagnostics: linkDiagnostics + outcome.diagnostics, findings: outcome.findings)
+        return (snapshot, outcome.extras)
     }
 
     /// The card a person means by `reference`: an exact slug, a unique slug prefix, or a path
@@ -236,7 +243,7 @@ public final class BoardStore: Sendable {
     }
 
     /// Whether a card file that is not a plain file is read: a link is, when it resolves inside the board.
-    func admission(of entry: FileSystem.Entry, file: CardFile) -> CardScan.Admission {
+    func admission(of entry: FileSystem.Entry, file: CardFile) -> CardAdmission {
         guard entry.kind == .symbolicLink else { return entry.kind == .file ? .read : .skip }
         let full = directory + "/" + file.path
         guard FileSystem.realPath(full) != nil else { return .skip }  // dangling: editor lock or litter

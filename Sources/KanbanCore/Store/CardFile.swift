@@ -68,12 +68,14 @@ package enum CardReader {
     /// The card when its frontmatter is of the plainest kind (``PlainFrontmatter``), has a `title` key, and its
     /// known keys hold what they should; nil otherwise, and ``read(_:file:includeBody:)`` then says what the card
     /// is, or what is wrong. For loading many cards: it skips the YAML parser and the lossless document.
-    static func readPlain(_ bytes: [UInt8], file: CardFile, includeBody: Bool) -> Card? {
-        bytes.withUnsafeBufferPointer { buffer -> Card? in
+    /// Also returns the offset where the body starts.
+    static func readPlain(_ bytes: [UInt8], file: CardFile, includeBody: Bool) -> (card: Card, bodyOffset: Int)? {
+        bytes.withUnsafeBufferPointer { buffer -> (card: Card, bodyOffset: Int)? in
             guard let plain = PlainFrontmatter.read(buffer), plain.entries.contains(where: { $0.key == "title" }) else { return nil }
-            return try? card(entries: plain.entries, hasFrontmatter: true, file: file, includeBody: includeBody,
-                             body: { FrontmatterDocument.body(UnsafeBufferPointer(rebasing: buffer[plain.bodyStart...])) },
-                             location: { _ in SourceLocation(path: file.path) })
+            let card = try? card(entries: plain.entries, hasFrontmatter: true, file: file, includeBody: includeBody,
+                                 body: { FrontmatterDocument.body(UnsafeBufferPointer(rebasing: buffer[plain.bodyStart...])) },
+                                 location: { _ in SourceLocation(path: file.path) })
+            return card.map { ($0, plain.bodyStart) }
         }
     }
 

@@ -5,6 +5,8 @@ struct LoadedCard: Sendable {
     var card: Card?
     /// Problems that make the file unreadable (the card is nil) or that checks report (the card loaded).
     var diagnostics: [Diagnostic]
+    /// Where the body starts in the file's bytes.
+    var bodyOffset = 0
 }
 
 /// Reads many card files at once, on every core, parsing frontmatter and leaving bodies unread unless asked.
@@ -32,9 +34,9 @@ enum CardLoader {
     static func loadOne(_ file: CardFile, bytes: [UInt8], includeBodies: Bool, labels: Set<String>?) -> LoadedCard {
         let markerLine = conflictMarkerLine(in: bytes)
         // Most cards are plain and have nothing to report: read those without the YAML parser.
-        if markerLine == nil, let card = CardReader.readPlain(bytes, file: file, includeBody: includeBodies),
-           isUnremarkable(card, file: file, labels: labels) {
-            return LoadedCard(card: card, diagnostics: [])
+        if markerLine == nil, let plain = CardReader.readPlain(bytes, file: file, includeBody: includeBodies),
+           isUnremarkable(plain.card, file: file, labels: labels) {
+            return LoadedCard(card: plain.card, diagnostics: [], bodyOffset: plain.bodyOffset)
         }
         do {
             let (card, document) = try CardReader.read(bytes, file: file, includeBody: includeBodies)
@@ -71,7 +73,7 @@ enum CardLoader {
                 diagnostics.append(Diagnostic(.warning, .overLongKey, at: SourceLocation(path: file.path, line: place?.line, column: place?.column),
                                               "position key is \(position.utf8.count) characters long; re-keying keeps them to \(OrderKey.maximumLength)"))
             }
-            return LoadedCard(card: card, diagnostics: diagnostics)
+            return LoadedCard(card: card, diagnostics: diagnostics, bodyOffset: document.bodyOffset)
         } catch {
             if let markerLine {
                 return LoadedCard(card: nil, diagnostics: [Diagnostic(.error, .conflictMarkers,

@@ -12,7 +12,10 @@ import Synchronization
 ///
 /// Sorting small keys instead of cards, and moving instead of copying, keeps the reference counting of a
 /// hundred thousand cards (each a dozen strings and arrays) out of the load.
-struct CardScan: Sendable {
+///
+/// A search uses the same passes, with a look at each file's bytes before parsing (``prefilter``) and at each card
+/// after (``inspect``), which gives what is kept beside the card (`Extra`) or leaves the card out.
+struct CardScan<Extra: Sendable>: Sendable {
     /// A directory of card files.
     struct Source: Sendable {
         /// Relative to the board: `cards/<id>` or `archive`.
@@ -21,18 +24,13 @@ struct CardScan: Sendable {
         var column: String?
     }
 
-    /// What was found: the cards in board order, the files that did not load, and what the checks noticed.
+    /// What was found: the cards in board order with what ``inspect`` gave for each, the files that did not load,
+    /// and what the checks noticed.
     struct Outcome {
         var cards: [Card]
+        var extras: [Extra]
         var diagnostics: [Diagnostic]
         var findings: [Diagnostic]
-    }
-
-    /// Whether a listed file is read, skipped quietly, or refused with a diagnostic (a link out of the board).
-    enum Admission: Sendable {
-        case read
-        case skip
-        case refuse(Diagnostic)
     }
 
     var root: String
@@ -42,7 +40,11 @@ struct CardScan: Sendable {
     /// Archived cards are kept only when their `column:` is one of these; nil keeps them all.
     var archivedColumns: Set<String>?
     /// Decides about each entry that is not a plain file.
-    var admit: @Sendable (FileSystem.Entry, CardFile) -> Admission
+    var admit: @Sendable (FileSystem.Entry, CardFile) -> CardAdmission
+    /// Looks at a file's bytes before it is parsed: false leaves it out, unparsed and unreported.
+    var prefilter: @Sendable (CardFile, [UInt8]) -> Bool = { _, _ in true }
+    /// Looks at each card that loaded, with its file's bytes and where its body starts in them: nil leaves it out.
+    var inspect: @Sendable (Card, [UInt8], Int) -> Extra?
 
     /// Loads the cards of `sources`, which are in board order.
     /// - Throws: ``KanbanError/Code/fileSystem`` when a directory exists but cannot be listed.
@@ -53,11 +55,12 @@ struct CardScan: Sendable {
         let total = starts.last!
         let bases = Array(starts.dropLast())
         let slots = Slots<Card>(capacity: total)
+        let extras = Slots<Extra>(capacity: total)
         let keys = Slots<SortKey>(capacity: total)
         let chunks = Self.chunks(counts, bases: bases)
         let reports = Mutex<[ChunkReport?]>(Array(repeating: nil, count: chunks.count))
         DispatchQueue.concurrentPerform(iterations: chunks.count) { number in
-            let report = load(chunks[number], listing: listings[chunks[number].source], into: slots, keys: keys)
+            let report = load(chunks[number], listing: listings[chunks[number].source], into: slots, extras: extras, keys: keys)
             reports.withLock { $0[number] = report }
         }
         DispatchQueue.concurrentPerform(iterations: listings.count) { source in
@@ -65,21 +68,24 @@ struct CardScan: Sendable {
             keys.sort(range) { Self.precedes($0, $1, cards: slots) }
         }
 
-        var outcome = Outcome(cards: [], diagnostics: listings.flatMap(\.diagnostics), findings: [])
+        var outcome = Outcome(cards: [], extras: [], diagnostics: listings.flatMap(\.diagnostics), findings: [])
         for report in reports.withLock({ $0 }) {
             guard let report else { continue }
             outcome.diagnostics += report.diagnostics
             outcome.findings += report.findings
         }
         outcome.cards.reserveCapacity(total)
+        outcome.extras.reserveCapacity(total)
         for index in 0..<total {
             let key = keys[index]
             guard key.loaded else { continue }
             let slot = Int(key.index)
             if let archivedColumns, slots[slot].isArchived, !archivedColumns.contains(slots[slot].column) {
                 slots.discard(slot)
+                extras.discard(slot)
             } else {
                 outcome.cards.append(slots.take(slot))
+                outcome.extras.append(extras.take(slot))
             }
         }
         return outcome
@@ -160,28 +166,39 @@ struct CardScan: Sendable {
         var findings: [Diagnostic] = []
     }
 
-    private func load(_ chunk: Chunk, listing: Listing, into slots: Slots<Card>, keys: Slots<SortKey>) -> ChunkReport {
+    private func load(_ chunk: Chunk, listing: Listing, into slots: Slots<Card>, extras: Slots<Extra>, keys: Slots<SortKey>) -> ChunkReport {
         var report = ChunkReport()
         let scratch = FileSystem.ReadBuffer()
         for index in chunk.files {
             let file = listing.files[index]
             let slot = chunk.base + index - chunk.files.lowerBound
-            let loaded: LoadedCard
+            let bytes: [UInt8]
             do throws(KanbanError) {
                 guard let directory = listing.directory else { throw KanbanError(.fileSystem, "directory went away") }
-                let bytes = try directory.readFile(file.path, nameOffset: listing.nameOffset, fullPath: root + "/" + file.path, scratch: scratch)
-                loaded = CardLoader.loadOne(file, bytes: bytes, includeBodies: includeBodies, labels: labels)
+                bytes = try directory.readFile(file.path, nameOffset: listing.nameOffset, fullPath: root + "/" + file.path, scratch: scratch)
             } catch {
-                loaded = CardLoader.unreadable(file, error)
+                keys.initialize(slot, to: SortKey(failedSlot: slot))
+                report.diagnostics += CardLoader.unreadable(file, error).diagnostics
+                continue
             }
-            if let card = loaded.card {
-                keys.initialize(slot, to: SortKey(card, slot: slot, skipping: listing.nameOffset))
-                slots.initialize(slot, to: card)
-                report.findings += loaded.diagnostics
-            } else {
+            guard prefilter(file, bytes) else {
+                keys.initialize(slot, to: SortKey(failedSlot: slot))
+                continue
+            }
+            let loaded = CardLoader.loadOne(file, bytes: bytes, includeBodies: includeBodies, labels: labels)
+            guard let card = loaded.card else {
                 keys.initialize(slot, to: SortKey(failedSlot: slot))
                 report.diagnostics += loaded.diagnostics
+                continue
             }
+            guard let extra = inspect(card, bytes, loaded.bodyOffset) else {
+                keys.initialize(slot, to: SortKey(failedSlot: slot))
+                continue
+            }
+            keys.initialize(slot, to: SortKey(card, slot: slot, skipping: listing.nameOffset))
+            slots.initialize(slot, to: card)
+            extras.initialize(slot, to: extra)
+            report.findings += loaded.diagnostics
         }
         return report
     }
@@ -192,7 +209,8 @@ struct CardScan: Sendable {
     /// (of its file name in the archive) as one integer, and the string's length.
     struct SortKey: Sendable {
         var prefix: UInt64
-        /// The length of the sort string in bytes; -1 when the card has no position, -2 when the file did not load.
+            /// The length of the sort string in bytes; -1 when the card has no position, -2 when there is no card
+        /// (the file did not load, or was left out).
         var length: Int32
         /// The card's slot.
         var index: Int32
@@ -243,6 +261,13 @@ struct CardScan: Sendable {
         let order = cards[Int(lhs.index)].slug.utf8Compare(cards[Int(rhs.index)].slug)
         return order != 0 ? order < 0 : lhs.index < rhs.index
     }
+}
+
+/// Whether a listed file is read, skipped quietly, or refused with a diagnostic (a link out of the board).
+enum CardAdmission: Sendable {
+    case read
+    case skip
+    case refuse(Diagnostic)
 }
 
 /// Memory that worker threads fill at distinct indices, and that one thread then empties, taking or discarding

@@ -27,53 +27,18 @@ enum ListCommand: KanbanCommand {
             throw KanbanError(.columnNotFound, "no column '\(id)' on this board", candidates: board.columns.map(\.id))
         }
         let snapshot = try store.load(scope, columns: columns.isEmpty ? nil : Set(columns))
+        KeptUntilExit.keep(snapshot)
         let labels = arguments.values("label")
         // Filtering copies cards (a dozen reference-counted fields each): only when there is something to filter.
         let cards = labels.isEmpty ? snapshot.cards : snapshot.cards.filter { card in labels.allSatisfy(card.labels.contains) }
+        KeptUntilExit.keep(cards)
         context.warn(snapshot.diagnostics)
         if arguments.flag("json") {
-            var writer = JSONCardArrayWriter(context.output)
-            for index in cards.indices { writer.append(cards[index]) }
-            writer.finish()
+            JSONCardArrayWriter.write(count: cards.count, to: context.output) { cards[$0] }
             return .success
         }
-        func heading(_ index: Int) -> String {
-            cards[index].isArchived ? "Archive" : board.columnName(cards[index].column)
-        }
-        var counts: [String: Int] = [:]
-        var slugWidth = 0
-        for index in cards.indices {
-            counts[heading(index), default: 0] += 1
-            slugWidth = max(slugWidth, cards[index].slug.terminalWidth)
-        }
-        slugWidth = min(40, slugWidth)
-        let stylist = context.stylist
-        var text = ""
-        text.reserveCapacity(80_000)
-        var group: String?
-        for index in cards.indices {
-            let title = heading(index)
-            if title != group {
-                if group != nil { text += "\n" }
-                text += stylist.apply(.bold, to: title) + stylist.apply(.dim, to: " (\(counts[title] ?? 0))") + "\n"
-                group = title
-            }
-            text += "  "
-            text += stylist.apply(.cyan, to: cards[index].slug.padded(toWidth: slugWidth))
-            text += "  "
-            text += cards[index].title
-            for label in cards[index].labels {
-                text += " "
-                text += stylist.apply(board.label(withID: label)?.color.map { .foreground(hex: $0) } ?? .dim, to: "[\(label)]")
-            }
-            if cards[index].isArchived, let date = cards[index].archivedOn { text += stylist.apply(.dim, to: "  archived \(date)") }
-            text += "\n"
-            if text.utf8.count >= 65_536 {
-                context.output.write(text)
-                text.removeAll(keepingCapacity: true)
-            }
-        }
-        context.output.write(text)
+        ChunkedText.write(count: cards.count, to: context.output,
+                          ListRenderer(cards: cards, board: board, stylist: context.stylist).lines(_:))
         if cards.isEmpty && !context.isQuiet {
             context.errorOutput.writeLine(scope == .archived ? "no archived cards" : "no cards")
         }

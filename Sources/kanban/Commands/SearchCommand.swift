@@ -13,6 +13,9 @@ enum SearchCommand: KanbanCommand {
               kanban search login safari
               kanban search '"error page"' label:bug -column:done
               kanban search --regex 'TODO|FIXME'
+
+            A card file that cannot be parsed is reported when it holds the words searched for; files that \
+            certainly do not match are not parsed at all.
             """,
         arguments: [.repeating("query", help: "Words, \"phrases\", label:ID, column:ID, title:WORD, -TERM.", isOptional: true)],
         options: [
@@ -73,27 +76,37 @@ enum SearchCommand: KanbanCommand {
             }
         }
         let store = try context.store()
-        let (hits, snapshot) = try store.search(query, in: arguments.flag("archived") ? .all : .active)
-        context.warn(snapshot.diagnostics)
+        let (hits, diagnostics) = try store.search(query, in: arguments.flag("archived") ? .all : .active)
+        KeptUntilExit.keep(hits)
+        context.warn(diagnostics)
         if arguments.flag("json") {
-            var writer = JSONCardArrayWriter(context.output)
-            for index in hits.indices { writer.append(hits[index].card) }
-            writer.finish()
+            JSONCardArrayWriter.write(count: hits.count, to: context.output) { hits[$0].card }
             return hits.isEmpty ? .failure : .success
         }
         let stylist = context.stylist
-        let columnWidth = hits.map { ($0.card.isArchived ? "archive" : $0.card.column).terminalWidth }.max() ?? 0
-        let slugWidth = min(40, hits.map { $0.card.slug.terminalWidth }.max() ?? 0)
-        for hit in hits {
-            let column = hit.card.isArchived ? "archive" : hit.card.column
-            var line = stylist.apply(.dim, to: column.padded(toWidth: columnWidth)) + "  "
-                + stylist.apply(.cyan, to: hit.card.slug.padded(toWidth: slugWidth)) + "  "
-                + (hit.match.lineNumber == nil ? highlighted(hit.match, stylist: stylist) : hit.card.title)
-            if let number = hit.match.lineNumber {
-                line += stylist.apply(.dim, to: "  \(number): ") + highlighted(hit.match, stylist: stylist)
+        var columnWidth = 0
+        var slugWidth = 0
+        for index in hits.indices {
+            columnWidth = max(columnWidth, (hits[index].card.isArchived ? "archive" : hits[index].card.column).terminalWidth)
+            slugWidth = max(slugWidth, hits[index].card.slug.terminalWidth)
+        }
+        slugWidth = min(40, slugWidth)
+        // On a terminal a result stays on one line; piped output keeps whole lines for scripts.
+        let width = context.isOutputTerminal ? context.width : nil
+        ChunkedText.write(count: hits.count, to: context.output) { [columnWidth, slugWidth] range in
+            var text = ""
+            for hit in hits[range] {
+                let column = hit.card.isArchived ? "archive" : hit.card.column
+                var line = stylist.apply(.dim, to: column.padded(toWidth: columnWidth)) + "  "
+                    + stylist.apply(.cyan, to: hit.card.slug.padded(toWidth: slugWidth)) + "  "
+                    + (hit.match.lineNumber == nil ? highlighted(hit.match, stylist: stylist) : hit.card.title)
+                if let number = hit.match.lineNumber {
+                    line += stylist.apply(.dim, to: "  \(number): ") + highlighted(hit.match, stylist: stylist)
+                }
+                text += width.map { line.truncated(toWidth: $0) } ?? line
+                text += "\n"
             }
-            // On a terminal a result stays on one line; piped output keeps whole lines for scripts.
-            context.print(context.isOutputTerminal ? line.truncated(toWidth: context.width) : line)
+            return text
         }
         return hits.isEmpty ? .failure : .success
     }

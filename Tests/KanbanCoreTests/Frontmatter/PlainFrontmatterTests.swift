@@ -61,7 +61,7 @@ import Testing
             let body = bytes.withUnsafeBufferPointer { FrontmatterDocument.body(UnsafeBufferPointer(rebasing: $0[plain.bodyStart...])) }
             #expect(body == document.body, "\(shown)")
             let full = try? CardReader.read(bytes, file: file, includeBody: true).0
-            if let card = CardReader.readPlain(bytes, file: file, includeBody: true) {
+            if let card = CardReader.readPlain(bytes, file: file, includeBody: true)?.card {
                 #expect(card == full, "\(shown)")
             }
         }
@@ -102,7 +102,7 @@ import Testing
                 let bytes = try store.contents(of: card)
                 let file = card.isArchived ? CardFile.archived(name: String(card.path.dropFirst("archive/".count)))
                     : CardFile.active(name: card.slug + ".md", column: card.column)
-                if let plain = CardReader.readPlain(bytes, file: file, includeBody: true) {
+                if let plain = CardReader.readPlain(bytes, file: file, includeBody: true)?.card {
                     plainCount += 1
                     #expect(plain == card, "\(card.path)")
                 }

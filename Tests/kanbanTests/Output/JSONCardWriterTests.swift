@@ -46,11 +46,9 @@ import Testing
     }
 
     @Test func writesTheSameArrayAsTheTreeInPieces() throws {
-        let cards = Array(repeating: try Self.cards(), count: 20).flatMap { $0 }  // enough text for several pieces
+        let cards = Array(repeating: try Self.cards(), count: 100).flatMap { $0 }  // enough cards for several pieces
         let text = try written { output in
-            var writer = JSONCardArrayWriter(output)
-            for card in cards { writer.append(card) }
-            writer.finish()
+            JSONCardArrayWriter.write(count: cards.count, to: output) { cards[$0] }
         }
         #expect(text.utf8.count > 200_000)
         #expect(text == JSON.array(cards.map { JSON(card: $0) }).rendered() + "\n")
@@ -58,8 +56,7 @@ import Testing
 
     @Test func anEmptyArrayIsTwoBrackets() throws {
         let text = try written { output in
-            var writer = JSONCardArrayWriter(output)
-            writer.finish()
+            JSONCardArrayWriter.write(count: 0, to: output) { _ in fatalError("no cards") }
         }
         #expect(text == "[]\n")
     }

@@ -1,0 +1,133 @@
+/// Matching on a card file's bytes, for searching many cards: a look at the raw bytes rules most non-matches out
+/// before parsing, and cards whose text is ASCII are matched on their bytes without decoding or folding the body.
+/// Both give exactly what ``CardQuery/match(_:body:)`` gives; tests compare them.
+extension CardQuery {
+    /// Whether the card file with `bytes` might match; false only when it certainly cannot.
+    ///
+    /// Judged only for files that are ASCII without a backslash (no escapes could hide a word) and only from terms
+    /// that are a single word of letters and digits, which no YAML quoting or folding can split: such a word must
+    /// occur in the bytes, or in the file name (a card without a title takes it from there).
+    func mightMatch(_ file: CardFile, bytes: [UInt8]) -> Bool {
+        guard pattern == nil else { return true }
+        for term in terms where !term.isNegated {
+            if term.field == .column, let column = file.directoryColumn {
+                if FoldedText(column).bytes != term.folded { return false }
+            }
+        }
+        let judged = terms.filter { !$0.isNegated && $0.field != .column && Self.isWord($0.folded) }
+        guard !judged.isEmpty else { return true }
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard !buffer.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }) else { return true }
+            for term in judged where !ASCIIText.contains(buffer, term.folded) {
+                guard term.field != .label else { return false }
+                let inName = Array(file.slug.utf8).withUnsafeBufferPointer { ASCIIText.contains($0, term.folded) }
+                if !inName { return false }
+            }
+            return true
+        }
+    }
+
+    /// Whether the card matches, and where, with its body taken from `bytes` (the file) from `bodyOffset`.
+    func match(_ card: Card, bytes: [UInt8], bodyOffset: Int) -> SearchMatch? {
+        bytes.withUnsafeBufferPointer { buffer in
+            let body = UnsafeBufferPointer(rebasing: buffer[min(bodyOffset, buffer.count)...])
+            if pattern == nil, let answer = asciiMatch(card, body: body) { return answer }
+            return match(card, body: card.body ?? FrontmatterDocument.body(body))
+        }
+    }
+
+    /// The match worked out on bytes, when the card and the query are ASCII and the body has no carriage
+    /// return; nil when that cannot be done (the answer itself is a `SearchMatch?`).
+    private func asciiMatch(_ card: Card, body: UnsafeBufferPointer<UInt8>) -> SearchMatch?? {
+        func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
+        guard terms.allSatisfy({ $0.folded.allSatisfy { $0 < 0x80 && $0 != 0x0A && $0 != 0x0D } }),
+              !body.contains(where: { $0 >= 0x80 || $0 == 0x0D }), isASCII(card.title), isASCII(card.column),
+              card.labels.allSatisfy(isASCII) else { return nil }
+        let title = Array(card.title.utf8)
+        func inText(_ text: String, _ needle: [UInt8]) -> Bool {
+            Array(text.utf8).withUnsafeBufferPointer { ASCIIText.contains($0, needle) }
+        }
+        func equal(_ text: String, _ needle: [UInt8]) -> Bool {
+            text.utf8.count == needle.count && zip(text.utf8, needle).allSatisfy { ASCIIText.lower($0) == $1 }
+        }
+        for term in terms {
+            let holds: Bool
+            switch term.field {
+            case .label: holds = card.labels.contains { equal($0, term.folded) }
+            case .column: holds = equal(card.column, term.folded)
+            case .title: holds = title.withUnsafeBufferPointer { ASCIIText.contains($0, term.folded) }
+            case .any:
+                holds = title.withUnsafeBufferPointer { ASCIIText.contains($0, term.folded) } || ASCIIText.contains(body, term.folded)
+                    || card.labels.contains { inText($0, term.folded) }
+            }
+            if holds == term.isNegated { return .some(nil) }
+        }
+        let needles = terms.filter { !$0.isNegated && ($0.field == .any || $0.field == .title) }.map(\.folded).filter { !$0.isEmpty }
+        /// The line's matches as ranges of its string.
+        func matches(in line: UnsafeBufferPointer<UInt8>) -> (String, [Range<String.Index>])? {
+            var offsets: [Range<Int>] = []
+            for needle in needles {
+                var start = 0
+                while let found = ASCIIText.firstRange(of: needle, in: line, from: start) {
+                    offsets.append(found)
+                    start = found.upperBound
+                }
+            }
+            guard !offsets.isEmpty else { return nil }
+            let text = String(decoding: line, as: UTF8.self)
+            let utf8 = text.utf8
+            return (text, offsets.map { utf8.index(utf8.startIndex, offsetBy: $0.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: $0.upperBound) })
+        }
+        if let (line, ranges) = title.withUnsafeBufferPointer({ matches(in: $0) }) {
+            return .some(SearchMatch(line: line, lineNumber: nil, ranges: merged(ranges)))
+        }
+        var lineNumber = 1
+        var lineStart = 0
+        while lineStart <= body.count {
+            var lineEnd = lineStart
+            while lineEnd < body.count, body[lineEnd] != 0x0A { lineEnd += 1 }
+            if let (line, ranges) = matches(in: UnsafeBufferPointer(rebasing: body[lineStart..<lineEnd])) {
+                return .some(SearchMatch(line: line, lineNumber: lineNumber, ranges: merged(ranges)))
+            }
+            lineNumber += 1
+            lineStart = lineEnd + 1
+        }
+        return .some(SearchMatch(line: card.title, lineNumber: nil, ranges: []))
+    }
+
+    /// Whether `folded` is one word of ASCII letters and digits.
+    private static func isWord(_ folded: [UInt8]) -> Bool {
+        !folded.isEmpty && folded.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }
+    }
+}
+
+/// Case-insensitive search in ASCII bytes for a needle already folded (lowercase).
+enum ASCIIText {
+    static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+    }
+
+    static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        firstRange(of: needle, in: haystack, from: 0) != nil
+    }
+
+    /// The first occurrence of `needle` at or after `start`, ignoring ASCII case in the haystack.
+    static func firstRange(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
+        guard !needle.isEmpty else { return start..<start }
+        guard haystack.count - start >= needle.count else { return nil }
+        let first = needle[0]
+        let firstUpper = first >= 0x61 && first <= 0x7A ? first - 0x20 : first
+        var index = start
+        let last = haystack.count - needle.count
+        while index <= last {
+            let byte = haystack[index]
+            if byte == first || byte == firstUpper {
+                var offset = 1
+                while offset < needle.count && lower(haystack[index + offset]) == needle[offset] { offset += 1 }
+                if offset == needle.count { return index..<(index + needle.count) }
+            }
+            index += 1
+        }
+        return nil
+    }
+}

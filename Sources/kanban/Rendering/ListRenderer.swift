@@ -1,0 +1,74 @@
+import KanbanCore
+
+/// The text of `kanban list`: a heading with its count for each column (and the archive), then one line per card
+/// with its slug, title, labels and, when archived, the date.
+struct ListRenderer: Sendable {
+    let cards: [Card]
+    let board: Board
+    let stylist: Stylist
+    private let slugWidth: Int
+    private let counts: [String: Int]
+    /// Each declared label as shown: `[id]` in the label's colour (undeclared ones are dim).
+    private let labelTags: [String: String]
+
+    init(cards: [Card], board: Board, stylist: Stylist) {
+        self.cards = cards
+        self.board = board
+        self.stylist = stylist
+        // The cards come grouped: count each run of one column (or of the archive) at once.
+        var counts: [String: Int] = [:]
+        var start = 0
+        while start < cards.count {
+            var end = start + 1
+            while end < cards.count, cards[end].isArchived == cards[start].isArchived,
+                  cards[start].isArchived || cards[end].column == cards[start].column {
+                end += 1
+            }
+            counts[Self.heading(cards[start], board: board), default: 0] += end - start
+            start = end
+        }
+        var slugWidth = 0
+        for index in cards.indices { slugWidth = max(slugWidth, cards[index].slug.terminalWidth) }
+        self.counts = counts
+        self.slugWidth = min(40, slugWidth)
+        var labelTags: [String: String] = [:]
+        for label in board.labels {
+            labelTags[label.id] = stylist.apply(label.color.map { .foreground(hex: $0) } ?? .dim, to: "[\(label.id)]")
+        }
+        self.labelTags = labelTags
+    }
+
+    private static func heading(_ card: Card, board: Board) -> String {
+        card.isArchived ? "Archive" : board.columnName(card.column)
+    }
+
+    /// The lines of the cards `range`, each ending in a line feed, with the headings of the groups starting there.
+    func lines(_ range: Range<Int>) -> String {
+        var text = ""
+        text.reserveCapacity(range.count * 80)
+        let spaces = String(repeating: " ", count: slugWidth)
+        var group = range.lowerBound > 0 ? Self.heading(cards[range.lowerBound - 1], board: board) : nil
+        for index in range {
+            let heading = Self.heading(cards[index], board: board)
+            if heading != group {
+                if group != nil { text += "\n" }
+                text += stylist.apply(.bold, to: heading)
+                text += stylist.apply(.dim, to: " (\(counts[heading] ?? 0))")
+                text += "\n"
+                group = heading
+            }
+            text += "  "
+            let slug = cards[index].slug
+            text += stylist.apply(.cyan, to: slug + spaces.prefix(max(0, slugWidth - slug.terminalWidth)))
+            text += "  "
+            text += cards[index].title
+            for label in cards[index].labels {
+                text += " "
+                text += labelTags[label] ?? stylist.apply(.dim, to: "[\(label)]")
+            }
+            if cards[index].isArchived, let date = cards[index].archivedOn { text += stylist.apply(.dim, to: "  archived \(date)") }
+            text += "\n"
+        }
+        return text
+    }
+}

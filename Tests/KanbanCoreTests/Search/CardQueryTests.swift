@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import KanbanCore
+
+@Suite struct CardQueryTests {
+    private static func card(_ text: String, slug: String = "fix-login", column: String = "todo") throws -> (Card, [UInt8], Int) {
+        let bytes = Array(text.utf8)
+        let (card, document) = try CardReader.read(bytes, file: CardFile.active(name: slug + ".md", column: column), includeBody: true)
+        return (card, bytes, document.bodyOffset)
+    }
+
+    @Test(arguments: [
+        ("login", true), ("LOGIN safari", true), ("login -safari", false), ("\"login page\"", true), ("\"page login\"", false),
+        ("label:bug", true), ("label:bu", false), ("-label:bug", false), ("column:todo", true), ("column:done", false),
+        ("title:fix", true), ("title:safari", false), ("cafe", true), ("CAFÉ", true), ("bug", true),
+    ])
+    func matchesWordsPhrasesAndFilters(query: String, matches: Bool) throws {
+        let (card, _, _) = try Self.card("---\ntitle: Fix login\nlabels: [bug]\n---\n\nThe login page breaks on Safari at the café.\n")
+        let parsed = try CardQuery(parsing: query)
+        #expect((parsed.match(card, body: card.body ?? "") != nil) == matches)
+    }
+
+    @Test func showsTheFirstLineHoldingAWordWithEveryMatchInIt() throws {
+        let (card, _, _) = try Self.card("---\ntitle: Fix it\n---\n\nNothing here.\nLogin, then login again.\n")
+        let match = try #require(try CardQuery(parsing: "login").match(card, body: card.body ?? ""))
+        #expect(match.lineNumber == 2)
+        #expect(match.ranges.map { String(match.line[$0]) } == ["Login", "login"])
+    }
+
+    // MARK: The byte-level paths agree with the string-level one
+
+    private static let words = ["login", "Login", "LOGIN", "safari", "café", "cafe", "Straße", "strasse", "日本", "bug",
+                                "page", "fix", "todo", "the", "a", "x1", "in-progress", "it's", "naïve", "naive", "ŁÓDŹ"]
+
+    private static func text(_ generator: inout SeededGenerator) -> (text: String, slug: String, column: String) {
+        func pick<T>(_ items: [T]) -> T { items.randomElement(using: &generator)! }
+        func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &generator) < percent }
+        func phrase() -> String { (0..<Int.random(in: 1...4, using: &generator)).map { _ in pick(words) }.joined(separator: " ") }
+        var head = "---\n"
+        if chance(85) {
+            let title = phrase()
+            head += pick(["title: \(title)\n", "title: \"\(title.replacingOccurrences(of: "é", with: "\\u00e9"))\"\n",
+                          "title: '\(title.replacingOccurrences(of: "'", with: "''"))'\n", "title: \(title)\n  \(phrase())\n"])
+        }
+        if chance(60) { head += "labels: [\(pick(["bug", "ux", "in-progress", "café", "Todo"])), \(pick(["bug", "x1"]))]\n" }
+        head += "position: a1\n---\n"
+        var body = ""
+        for _ in 0..<Int.random(in: 0...5, using: &generator) {
+            body += pick(["", "# ", "- [ ] ", "  "]) + phrase() + pick(["\n", "\n", "\r\n", ""])
+        }
+        let text = chance(5) ? "# \(phrase())\n" + body : head + pick(["", "\n"]) + body
+        return (text, pick(["fix-login", "safari-bug", "strasse", "x"]), pick(["todo", "done", "café"]))
+    }
+
+    private static func query(_ generator: inout SeededGenerator) -> String {
+        func pick<T>(_ items: [T]) -> T { items.randomElement(using: &generator)! }
+        func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &generator) < percent }
+        return (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+            var term = chance(15) ? "\"\(pick(words)) \(pick(words))\"" : pick(words)
+            if chance(20) { term = pick(["label:", "column:", "title:"]) + pick(words + ["bug", "todo", "done"]) }
+            return (chance(20) ? "-" : "") + term
+        }.joined(separator: " ")
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func theByteLevelMatchAndTheQuickLookAgreeWithTheStringMatch(seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed)
+        var matched = 0
+        for _ in 0..<4_000 {
+            let (text, slug, column) = Self.text(&generator)
+            guard let (card, bytes, bodyOffset) = try? Self.card(text, slug: slug, column: column) else { continue }
+            let query = try CardQuery(parsing: Self.query(&generator))
+            let expected = query.match(card, body: card.body ?? "")
+            var bodiless = card
+            bodiless.body = nil
+            let fromBytes = query.match(bodiless, bytes: bytes, bodyOffset: bodyOffset)
+            #expect(fromBytes == expected, "\(query.terms.map(\.text)) on \(text.debugDescription)")
+            if expected != nil {
+                matched += 1
+                #expect(query.mightMatch(CardFile.active(name: slug + ".md", column: column), bytes: bytes),
+                        "\(query.terms.map(\.text)) ruled out \(text.debugDescription)")
+            }
+        }
+        #expect(matched > 200)
+    }
+
+    @Test func theQuickLookRulesOutFilesWithoutTheWord() throws {
+        let bytes = Array("---\ntitle: Fix login\nlabels: [bug]\n---\n\nBody.\n".utf8)
+        let file = CardFile.active(name: "fix-login.md", column: "todo")
+        #expect(try !CardQuery(parsing: "safari").mightMatch(file, bytes: bytes))
+        #expect(try !CardQuery(parsing: "label:ux").mightMatch(file, bytes: bytes))
+        #expect(try !CardQuery(parsing: "column:done").mightMatch(file, bytes: bytes))
+        #expect(try CardQuery(parsing: "-safari").mightMatch(file, bytes: bytes))
+        #expect(try CardQuery(parsing: "LOGIN").mightMatch(file, bytes: bytes))
+        // Not judged: an escape could spell the word, and a card without a title takes it from its file name.
+        #expect(try CardQuery(parsing: "cafe").mightMatch(file, bytes: Array("---\ntitle: \"Caf\\u00e9\"\n---\n".utf8)))
+        #expect(try CardQuery(parsing: "login").mightMatch(file, bytes: Array("---\nposition: a1\n---\n".utf8)))
+    }
+}
