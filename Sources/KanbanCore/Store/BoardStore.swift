@@ -323,6 +323,15 @@ public struct BoardChange: Sendable {
     /// Files removed.
     public var removedPaths: [String]
 
+    /// A change made outside the store, such as a card edited by hand, so that it can be described and committed
+    /// like the store's own.
+    public init(card: Card?, previous: Card?, writtenPaths: [String], removedPaths: [String] = []) {
+        self.card = card
+        self.previous = previous
+        self.writtenPaths = writtenPaths
+        self.removedPaths = removedPaths
+    }
+
     /// Every path the change touched, written and removed, without duplicates.
     public var paths: [String] {
         var seen: Set<String> = []

@@ -4,22 +4,42 @@
 /// frontmatter that may not close) falls back to the full parser, so the answer is always the one the loader gives.
 enum PositionReader {
     /// The files that parse, with their positions, in board order (position bytes, then slug, then path).
+    ///
+    /// The files of one column are opened relative to the open column directory, a run of them to a thread.
     static func ordered(_ files: [CardFile], root: String) -> [(file: CardFile, position: String?)] {
-        let read = ParallelMap.map(files, minimumChunk: 64) { file -> (file: CardFile, position: String?)? in
-            guard let bytes = try? FileSystem.readFile(root + "/" + file.path) else { return nil }
-            if case .known(let position) = quickPosition(in: bytes) { return (file, position) }
-            guard let card = try? CardReader.read(bytes, file: file, includeBody: false).0 else { return nil }
-            return (file, card.position)
+        let size = 256
+        let runs = stride(from: 0, to: files.count, by: size).map { $0..<min(files.count, $0 + size) }
+        let read = ParallelMap.map(runs, minimumChunk: 1) { run -> [(file: CardFile, position: String?)] in
+            let scratch = FileSystem.ReadBuffer()
+            var opened: (path: Substring, directory: FileSystem.OpenDirectory?)?
+            var result: [(file: CardFile, position: String?)] = []
+            for file in files[run] {
+                let slash = file.path.utf8.lastIndex(of: UInt8(ascii: "/")) ?? file.path.startIndex
+                let parent = file.path[..<slash]
+                if opened?.path != parent { opened = (parent, try? FileSystem.OpenDirectory(root + "/" + parent)) }
+                guard let directory = opened?.directory,
+                      let bytes = try? directory.readFile(file.path, nameOffset: parent.utf8.count + 1,
+                                                         fullPath: root + "/" + file.path, scratch: scratch)
+                else { continue }
+                if case .known(let position) = quickPosition(in: bytes) {
+                    result.append((file, position))
+                } else if let card = try? CardReader.read(bytes, file: file, includeBody: false).0 {
+                    result.append((file, card.position))
+                }
+            }
+            return result
         }
-        return read.compactMap { $0 }.sorted { lhs, rhs in
+        return read.flatMap { $0 }.sorted { lhs, rhs in
             switch (lhs.position, rhs.position) {
-            case let (left?, right?) where !left.utf8.elementsEqual(right.utf8): return left.utf8Precedes(right)
+            case let (left?, right?):
+                let order = left.utf8Compare(right)
+                if order != 0 { return order < 0 }
             case (.some, nil): return true
             case (nil, .some): return false
-            default:
-                if !lhs.file.slug.utf8.elementsEqual(rhs.file.slug.utf8) { return lhs.file.slug.utf8Precedes(rhs.file.slug) }
-                return lhs.file.path.utf8Precedes(rhs.file.path)
+            case (nil, nil): break
             }
+            let order = lhs.file.slug.utf8Compare(rhs.file.slug)
+            return order != 0 ? order < 0 : lhs.file.path.utf8Precedes(rhs.file.path)
         }
     }
 

@@ -8,7 +8,9 @@ enum EditCommand: KanbanCommand {
         abstract: "Open a card in your editor.",
         discussion: """
             Runs $VISUAL, else $EDITOR, else vi, on the card's file. Afterwards the card is read back and any \
-            problem is reported as path:line:column; your text is never thrown away.
+            problem is reported as path:line:column; your text is never thrown away. With --commit (or \
+            KANBAN_COMMIT=1, or 'autocommit: true' in board.md) a card that changed and reads back cleanly is \
+            committed, as 'Edit "Title" (body)'.
             """,
         arguments: [.required("card", help: "A slug, a unique slug prefix or a path.")])
 
@@ -19,13 +21,16 @@ enum EditCommand: KanbanCommand {
                         store: store, context: context)
     }
 
-    /// Opens `card` in the editor and checks the file afterwards.
+    /// Opens `card` in the editor and checks the file afterwards; `add --edit` commits the new card itself.
     static func edit(_ card: Card, store: BoardStore, context: CommandContext) throws -> ExitCode {
-        try edit(path: card.path, store: store, context: context)
+        try edit(path: card.path, store: store, context: context, commits: false)
     }
 
     /// Opens the card file at `path` (relative to the board) in the editor and checks it afterwards.
-    static func edit(path cardPath: String, store: BoardStore, context: CommandContext) throws -> ExitCode {
+    /// - Parameter commits: Whether to commit the edit when committing is asked for.
+    static func edit(path cardPath: String, store: BoardStore, context: CommandContext, commits: Bool = true) throws -> ExitCode {
+        let bytesBefore = try? store.contents(atPath: cardPath)
+        let before = try? store.card(cardPath, in: .all)
         let editor = [context.environment["VISUAL"], context.environment["EDITOR"]]
             .compactMap { $0 }.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "vi"
         let path = store.directory + "/" + cardPath
@@ -41,13 +46,19 @@ enum EditCommand: KanbanCommand {
         case .success:
             break
         }
+        let after: Card
         do {
-            _ = try store.card(cardPath, in: .all)
+            after = try store.card(cardPath, in: .all)
         } catch {
             context.report(error)
             context.errorOutput.writeLine("  The file is kept as you wrote it; run 'kanban edit \(cardPath)' to fix it.")
             return .failure
         }
+        guard commits, (try? store.contents(atPath: cardPath)) != bytesBefore else { return .success }
+        // A card that did not read before the edit has no previous version to compare with.
+        let event = before.flatMap { CardEvent(BoardChange(card: after, previous: $0, writtenPaths: [cardPath])) }
+            ?? CardEvent(kind: .edited, slug: after.slug, title: after.title, column: after.column, path: cardPath)
+        try context.commit(paths: [cardPath], message: CommitMessage(event, board: try? store.loadBoard()))
         return .success
     }
 }

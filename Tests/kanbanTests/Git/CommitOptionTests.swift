@@ -62,6 +62,36 @@ extension GitTests {
             }
         }
 
+        @Test func commitsAHandEditThatReadsBackCleanly() throws {
+            try withGitWorkspace { workspace in
+                let repository = try makeRepository(workspace)
+                try expectCommit(["add", "Fix login bug"], subject: "Add \"Fix login bug\" to To Do", in: repository, workspace)
+                let appending = workspace.root + "/append.sh"
+                try workspace.script(appending, #"printf '\nSteps to reproduce.\n' >> "$1""#)
+                let count = { try workspace.git(["rev-list", "--count", "HEAD"], in: repository) }
+                let edited = try workspace.kanban(["edit", "fix-login-bug", "--commit"], in: repository,
+                                                  environment: ["EDITOR": "sh " + appending])
+                #expect(edited.status == 0, "\(edited)")
+                #expect(try workspace.git(["log", "-1", "--format=%s"], in: repository) == "Edit \"Fix login bug\" (body)")
+                #expect(try workspace.git(["status", "--porcelain"], in: repository).isEmpty)
+
+                // Closing the editor without a change commits nothing.
+                let commits = try count()
+                let unchanged = try workspace.kanban(["edit", "fix-login-bug", "--commit"], in: repository, environment: ["EDITOR": "true"])
+                #expect(unchanged.status == 0, "\(unchanged)")
+                #expect(try count() == commits)
+
+                // A card left unreadable is reported and not committed.
+                let breaking = workspace.root + "/break.sh"
+                try workspace.script(breaking, #"printf -- '---\ntitle: x\n' > "$1""#)
+                let broken = try workspace.kanban(["edit", "fix-login-bug", "--commit"], in: repository,
+                                                  environment: ["EDITOR": "sh " + breaking])
+                #expect(broken.status == 1, "\(broken)")
+                #expect(try count() == commits)
+                #expect(try !workspace.git(["status", "--porcelain"], in: repository).isEmpty)
+            }
+        }
+
         @Test func commitsOnlyTheCommandsFiles() throws {
             try withGitWorkspace { workspace in
                 let repository = try makeRepository(workspace)
