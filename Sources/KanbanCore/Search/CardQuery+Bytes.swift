@@ -17,11 +17,9 @@ extension CardQuery {
         let judged = terms.filter { !$0.isNegated && $0.field != .column && Self.isWord($0.folded) }
         guard !judged.isEmpty else { return true }
         return bytes.withUnsafeBufferPointer { buffer in
-            guard !buffer.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }) else { return true }
+            guard ASCIIText.isASCII(buffer, without: UInt8(ascii: "\\")) else { return true }
             for term in judged where !ASCIIText.contains(buffer, term.folded) {
-                guard term.field != .label else { return false }
-                let inName = Array(file.slug.utf8).withUnsafeBufferPointer { ASCIIText.contains($0, term.folded) }
-                if !inName { return false }
+                guard term.field != .label, ASCIIText.contains(file.slug, term.folded) else { return false }
             }
             return true
         }
@@ -40,13 +38,8 @@ extension CardQuery {
     /// return; nil when that cannot be done (the answer itself is a `SearchMatch?`).
     private func asciiMatch(_ card: Card, body: UnsafeBufferPointer<UInt8>) -> SearchMatch?? {
         func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
-        guard terms.allSatisfy({ $0.folded.allSatisfy { $0 < 0x80 && $0 != 0x0A && $0 != 0x0D } }),
-              !body.contains(where: { $0 >= 0x80 || $0 == 0x0D }), isASCII(card.title), isASCII(card.column),
+        guard isASCIIQuery, ASCIIText.isASCII(body, without: 0x0D), isASCII(card.title), isASCII(card.column),
               card.labels.allSatisfy(isASCII) else { return nil }
-        let title = Array(card.title.utf8)
-        func inText(_ text: String, _ needle: [UInt8]) -> Bool {
-            Array(text.utf8).withUnsafeBufferPointer { ASCIIText.contains($0, needle) }
-        }
         func equal(_ text: String, _ needle: [UInt8]) -> Bool {
             text.utf8.count == needle.count && zip(text.utf8, needle).allSatisfy { ASCIIText.lower($0) == $1 }
         }
@@ -55,13 +48,14 @@ extension CardQuery {
             switch term.field {
             case .label: holds = card.labels.contains { equal($0, term.folded) }
             case .column: holds = equal(card.column, term.folded)
-            case .title: holds = title.withUnsafeBufferPointer { ASCIIText.contains($0, term.folded) }
+            case .title: holds = ASCIIText.contains(card.title, term.folded)
             case .any:
-                holds = title.withUnsafeBufferPointer { ASCIIText.contains($0, term.folded) } || ASCIIText.contains(body, term.folded)
-                    || card.labels.contains { inText($0, term.folded) }
+                holds = ASCIIText.contains(card.title, term.folded) || ASCIIText.contains(body, term.folded)
+                    || card.labels.contains { ASCIIText.contains($0, term.folded) }
             }
             if holds == term.isNegated { return .some(nil) }
         }
+        let title = Array(card.title.utf8)
         let needles = terms.filter { !$0.isNegated && ($0.field == .any || $0.field == .title) }.map(\.folded).filter { !$0.isEmpty }
         /// The line's matches as ranges of its string.
         func matches(in line: UnsafeBufferPointer<UInt8>) -> (String, [Range<String.Index>])? {
@@ -95,6 +89,11 @@ extension CardQuery {
         return .some(SearchMatch(line: card.title, lineNumber: nil, ranges: []))
     }
 
+    /// Whether every term is ASCII without line breaks, so that matching can work on bytes.
+    private var isASCIIQuery: Bool {
+        terms.allSatisfy { $0.folded.allSatisfy { $0 < 0x80 && $0 != 0x0A && $0 != 0x0D } }
+    }
+
     /// Whether `folded` is one word of ASCII letters and digits.
     private static func isWord(_ folded: [UInt8]) -> Bool {
         !folded.isEmpty && folded.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }
@@ -109,6 +108,32 @@ enum ASCIIText {
 
     static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
         firstRange(of: needle, in: haystack, from: 0) != nil
+    }
+
+    static func contains(_ haystack: String, _ needle: [UInt8]) -> Bool {
+        var text = haystack
+        return text.withUTF8 { contains($0, needle) }
+    }
+
+    /// Whether every byte is ASCII and none is `excluded`, checked eight bytes at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, without excluded: UInt8) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let pattern = ones &* UInt64(excluded)
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let matched = word ^ pattern
+            // A byte of `matched` is zero where `word` holds `excluded`.
+            if word & highs != 0 || (matched &- ones) & ~matched & highs != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] >= 0x80 || bytes[index] == excluded { return false }
+            index += 1
+        }
+        return true
     }
 
     /// The first occurrence of `needle` at or after `start`, ignoring ASCII case in the haystack.

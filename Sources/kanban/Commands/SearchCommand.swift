@@ -95,13 +95,18 @@ enum SearchCommand: KanbanCommand {
         let width = context.isOutputTerminal ? context.width : nil
         ChunkedText.write(count: hits.count, to: context.output) { [columnWidth, slugWidth] range in
             var text = ""
-            for hit in hits[range] {
-                let column = hit.card.isArchived ? "archive" : hit.card.column
-                var line = stylist.apply(.dim, to: column.padded(toWidth: columnWidth)) + "  "
-                    + stylist.apply(.cyan, to: hit.card.slug.padded(toWidth: slugWidth)) + "  "
-                    + (hit.match.lineNumber == nil ? highlighted(hit.match, stylist: stylist) : hit.card.title)
-                if let number = hit.match.lineNumber {
-                    line += stylist.apply(.dim, to: "  \(number): ") + highlighted(hit.match, stylist: stylist)
+            text.reserveCapacity(range.count * 100)
+            for index in range {
+                let card = hits[index].card
+                let match = hits[index].match
+                var line = stylist.apply(.dim, to: (card.isArchived ? "archive" : card.column).padded(toWidth: columnWidth))
+                line += "  "
+                line += stylist.apply(.cyan, to: card.slug.padded(toWidth: slugWidth))
+                line += "  "
+                line += match.lineNumber == nil ? highlighted(match, stylist: stylist) : card.title
+                if let number = match.lineNumber {
+                    line += stylist.apply(.dim, to: "  \(number): ")
+                    line += highlighted(match, stylist: stylist)
                 }
                 text += width.map { line.truncated(toWidth: $0) } ?? line
                 text += "\n"
@@ -113,6 +118,7 @@ enum SearchCommand: KanbanCommand {
 
     /// The matched line with its matches in bold red, trimmed of leading white space.
     static func highlighted(_ match: SearchMatch, stylist: Stylist) -> String {
+        guard stylist.isEnabled else { return String(match.line.drop { $0 == " " || $0 == "\t" }) }
         var result = ""
         var cursor = match.line.startIndex
         for range in match.ranges {

@@ -58,7 +58,11 @@ indirect enum JSON: Sendable, Equatable {
 
     static func quote(_ text: String, into output: inout String) {
         // Most strings need no escaping: append them whole rather than scalar by scalar.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+        var bytes = text
+        let isPlain = bytes.withUTF8 { utf8 in
+            !utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }
+        }
+        if isPlain {
             output += "\""
             output += text
             output += "\""

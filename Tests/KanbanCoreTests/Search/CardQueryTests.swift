@@ -84,6 +84,33 @@ import Testing
         #expect(matched > 200)
     }
 
+    @Test func theWordAtATimeASCIICheckAgreesWithAByteLoop() {
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 0..<40, using: &generator)
+            let bytes = (0..<count).map { _ in
+                Int.random(in: 0..<10, using: &generator) == 0 ? [0x5C, 0x0D, 0x80, 0xC3, 0xFF, 0x5B, 0x1C].randomElement(using: &generator)!
+                    : UInt8.random(in: 0x20..<0x7F, using: &generator)
+            }
+            for excluded: UInt8 in [0x5C, 0x0D] {
+                let expected = !bytes.contains { $0 >= 0x80 || $0 == excluded }
+                #expect(bytes.withUnsafeBufferPointer { ASCIIText.isASCII($0, without: excluded) } == expected, "\(bytes)")
+            }
+        }
+    }
+
+    @Test func theCaseInsensitiveSearchFindsEveryOccurrence() {
+        let text = Array("Login, LOGIN and login; logi".utf8)
+        var found: [Int] = []
+        var start = 0
+        while let range = text.withUnsafeBufferPointer({ ASCIIText.firstRange(of: Array("login".utf8), in: $0, from: start) }) {
+            found.append(range.lowerBound)
+            start = range.upperBound
+        }
+        #expect(found == [0, 7, 17])
+        #expect(text.withUnsafeBufferPointer { ASCIIText.firstRange(of: Array("logins".utf8), in: $0, from: 0) } == nil)
+    }
+
     @Test func theQuickLookRulesOutFilesWithoutTheWord() throws {
         let bytes = Array("---\ntitle: Fix login\nlabels: [bug]\n---\n\nBody.\n".utf8)
         let file = CardFile.active(name: "fix-login.md", column: "todo")
