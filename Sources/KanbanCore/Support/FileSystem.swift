@@ -225,9 +225,7 @@ extension FileSystem {
             rewinddir(stream)
             var result: [Entry] = []
             while let entry = readdir(stream) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-                }
+                let name = String(cString: entry.name)
                 if name == "." || name == ".." { continue }
                 let kind: EntryKind
                 switch Int32(entry.pointee.d_type) {
@@ -260,6 +258,15 @@ extension FileSystem {
             defer { close(opened) }
             return try readAll(opened, path: fullPath(), scratch: scratch)
         }
+    }
+}
+
+extension UnsafeMutablePointer where Pointee == dirent {
+    /// The entry's name, read in place. A record from `readdir` is only as long as its name: copying the whole
+    /// 256-byte `d_name` array (as `withUnsafePointer(to: entry.pointee.d_name)` does) reads past the end of
+    /// readdir's buffer, which can crash.
+    package var name: UnsafePointer<CChar> {
+        UnsafeRawPointer(self).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(to: CChar.self)
     }
 }
 

@@ -159,9 +159,7 @@ enum SystemCalls {
         defer { closedir(stream) }
         var result: [DirectoryEntry] = []
         while let entry = readdir(stream) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
+            let name = String(cString: entry.name)
             if name == "." || name == ".." { continue }
             let kind: FileStamp.Kind?
             switch Int32(entry.pointee.d_type) {
@@ -190,16 +188,10 @@ enum SystemCalls {
         defer { closedir(stream) }  // closes `directory` too
         var info = stat()
         while let entry = readdir(stream) {
-            let kept: String? = withUnsafePointer(to: entry.pointee.d_name) { tuple in
-                tuple.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) { bytes in
-                    let name = UnsafeBufferPointer(start: bytes, count: strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self)))
-                    guard include(name), fstatat(directory, UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self), &info, AT_SYMLINK_NOFOLLOW) == 0 else {
-                        return nil
-                    }
-                    return String(decoding: name, as: UTF8.self)
-                }
-            }
-            if let kept { body(kept, FileStamp(info)) }
+            let cName = entry.name
+            let name = UnsafeBufferPointer(start: UnsafeRawPointer(cName).assumingMemoryBound(to: UInt8.self), count: strlen(cName))
+            guard include(name), fstatat(directory, cName, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            body(String(decoding: name, as: UTF8.self), FileStamp(info))
         }
         return true
     }
