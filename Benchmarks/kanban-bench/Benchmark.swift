@@ -22,6 +22,10 @@ struct SizeResult {
     var diagnostics: Int
     var operations: SingleCardTimings
     var operationRuns: Int
+    /// The `kanban` read commands as whole processes (median of `runs`), empty when there is no `kanban` beside the benchmark.
+    var commands: [CommandTiming]
+    /// The single-card commands as whole processes (median of `operationRuns`), nil when there is no `kanban`.
+    var singleCardCommands: SingleCardCommandTimings?
     var breakdown: [String]
 }
 
@@ -30,6 +34,8 @@ struct Environment {
     var executable: String
     /// `grep --version`'s first line, or nil when there is no grep on `PATH`.
     var grepVersion: String?
+    /// The `kanban` executable beside the benchmark, or nil when it has not been built there.
+    var kanban: KanbanExecutable?
     /// Peak memory of a child that loads nothing, in KiB.
     var idleMemoryKiB: Int
     var loadAverageAtStart: String
@@ -54,6 +60,11 @@ struct Benchmark {
         do {
             let environment = try probeEnvironment()
             if environment.grepVersion == nil { progress("grep is not on PATH: the grep -r column and the ratio are skipped") }
+            if environment.kanban == nil {
+                progress("no kanban executable beside the benchmark (in \(KanbanExecutable.benchmarkDirectory)): the command-line "
+                         + "figures are skipped; to get them, build it with `\(KanbanExecutable.buildCommand)` "
+                         + "(into the same release build directory)")
+            }
             var results: [SizeResult] = []
             for size in options.sizes {
                 results.append(try measureBoard(size: size, under: root, environment: environment))
@@ -83,8 +94,8 @@ struct Benchmark {
         if let grep = try? ChildProcess.run(["grep", "--version"], keepsOutput: true), grep.succeeded {
             grepVersion = grep.output.split(separator: "\n").first.map(String.init) ?? "grep"
         }
-        return Environment(executable: executable, grepVersion: grepVersion, idleMemoryKiB: idle.peakMemoryKiB,
-                           loadAverageAtStart: Report.loadAverage())
+        return Environment(executable: executable, grepVersion: grepVersion, kanban: KanbanExecutable.besideBenchmark(),
+                           idleMemoryKiB: idle.peakMemoryKiB, loadAverageAtStart: Report.loadAverage())
     }
 
     private func measureBoard(size: Int, under root: String, environment: Environment) throws(BenchmarkError) -> SizeResult {
@@ -100,6 +111,9 @@ struct Benchmark {
         var grepProcessorSamples: [Double] = []
         var peakMemoryKiB = 0
         var diagnostics = 0
+        let commands = environment.kanban == nil ? [] : ReadCommand.all(for: board)
+        var commandSamples = Array(repeating: [Double](), count: commands.count)
+        var commandPeakMemoryKiB = Array(repeating: 0, count: commands.count)
         for run in 0...runs {
             let load = try loadInChild(board, executable: environment.executable)
             let grep = environment.grepVersion == nil ? nil : try grepFiles(of: board)
@@ -107,7 +121,18 @@ struct Benchmark {
             progress("  \(label): load \(formatSeconds(load.seconds)) (cpu \(formatSeconds(load.processorSeconds))), "
                      + "\(load.peakMemoryKiB / 1024) MB"
                      + (grep.map { "; grep -r \(formatSeconds($0.seconds)) (cpu \(formatSeconds($0.processorSeconds)))" } ?? ""))
+            var children: [ChildResult] = []
+            if let kanban = environment.kanban {
+                for command in commands { children.append(try command.run(kanban, on: board)) }
+                progress("  \(label): kanban " + zip(commands, children).map { command, child in
+                    "\(command.label) \(formatSeconds(child.seconds)) (\(child.peakMemoryKiB / 1024) MB)"
+                }.joined(separator: ", "))
+            }
             guard run > 0 else { continue }
+            for (position, child) in children.enumerated() {
+                commandSamples[position].append(child.seconds)
+                commandPeakMemoryKiB[position] = max(commandPeakMemoryKiB[position], child.peakMemoryKiB)
+            }
             loadSamples.append(load.seconds)
             loadProcessorSamples.append(load.processorSeconds)
             peakMemoryKiB = max(peakMemoryKiB, load.peakMemoryKiB)
@@ -129,13 +154,23 @@ struct Benchmark {
 
         progress("  single-card operations")
         let operations = try SingleCardOperations.measure(on: board, runs: options.operationRuns)
+        var singleCardCommands: SingleCardCommandTimings?
+        if let kanban = environment.kanban {
+            progress("  single-card commands (kanban processes)")
+            singleCardCommands = try SingleCardCommands.measure(kanban, on: board, runs: options.operationRuns)
+        }
+        let commandTimings = commands.indices.map { position in
+            CommandTiming(command: commands[position], seconds: median(commandSamples[position]),
+                          peakMemoryKiB: commandPeakMemoryKiB[position])
+        }
         if !options.keepsBoards { try POSIX.removeTree(board.directory) }
         return SizeResult(
             cardCount: size, archivedCount: board.archivedCount, runs: runs, loadSeconds: median(loadSamples),
             peakMemoryKiB: peakMemoryKiB, grepSeconds: grepSamples.isEmpty ? nil : median(grepSamples),
             loadProcessorSeconds: median(loadProcessorSamples),
             grepProcessorSeconds: grepProcessorSamples.isEmpty ? nil : median(grepProcessorSamples),
-            diagnostics: diagnostics, operations: operations, operationRuns: options.operationRuns, breakdown: breakdown)
+            diagnostics: diagnostics, operations: operations, operationRuns: options.operationRuns, commands: commandTimings,
+            singleCardCommands: singleCardCommands, breakdown: breakdown)
     }
 
     /// One load in a fresh child process: its in-process time, peak memory and diagnostics.

@@ -17,6 +17,10 @@ struct BenchmarkOptions {
 
         Loads each board in a child process (median wall time and peak memory), compares the load with
         `grep -r` over the same files, and times single-card operations (lookup, move, set, add, archive).
+        Then times the `kanban` command-line tool as whole processes, start-up included, on the same boards:
+        `list`, `list --json` and `search` beside `grep -r`, and `move`, `set`, `add` and `archive` on one
+        card. Those figures need the `kanban` product built in the same directory as the benchmark
+        (`swift build -c release --product kanban`); without it they are skipped, with a note.
         Targets are marked met or MISSED; the exit code is 0 either way, and 1 only when something is wrong
         (a card goes missing, a child process crashes).
 
@@ -27,8 +31,8 @@ struct BenchmarkOptions {
           --sizes <n,n,...>   Board sizes in cards (default: 1000,10000,100000).
           --runs <n>          Measured runs per figure, after one warm-up (default: 5, and 3 at 100,000 cards or more).
           --keep              Keep the generated boards and print where they are.
-          --breakdown         Also time the parts of a load in-process: listing, reading, parsing, and the rest
-                              (sorting and assembling the snapshot).
+          --breakdown         Also time the parts of a load in-process: listing, reading and parsing (with simpler
+                              stand-ins for the loader's own), and estimate the rest (sorting, assembling the snapshot).
           -h, --help          Show this help.
 
         SUBCOMMANDS:

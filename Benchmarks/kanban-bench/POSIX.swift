@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import KanbanCore
 
 /// A failure that makes the benchmark's figures meaningless: the run stops and exits 1.
 struct BenchmarkError: Error, CustomStringConvertible {
@@ -92,9 +93,7 @@ enum POSIX {
         defer { closedir(stream) }
         var result: [(name: String, isDirectory: Bool)] = []
         while let entry = readdir(stream) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
+            let name = String(cString: entry.name)  // read in place; see KanbanCore's `name`
             if name == "." || name == ".." { continue }
             var isDirectory = Int32(entry.pointee.d_type) == Int32(DT_DIR)
             if Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) {
@@ -117,6 +116,17 @@ enum POSIX {
             }
         }
         if rmdir(path) != 0 && errno != ENOENT { throw error("remove directory", path, errno: errno) }
+    }
+
+    /// Whether `path` names a regular file (following links).
+    static func isFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Whether `path` names a regular file this process may execute.
+    static func isExecutableFile(_ path: String) -> Bool {
+        isFile(path) && access(path, X_OK) == 0
     }
 
     /// This program's own executable, so that it can run itself as a child.

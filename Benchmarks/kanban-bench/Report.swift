@@ -51,12 +51,21 @@ struct Report {
                               result.grepSeconds.map(formatSeconds) ?? "no grep", ratioText, ancestor, target], widths))
         }
         for result in results {
-            let timings = result.operations.named
-            let missed = timings.filter { $0.seconds >= Self.targetOperationSeconds }.map(\.name)
-            let figures = timings.map { "\($0.name) \(formatSeconds($0.seconds))" }.joined(separator: ", ")
-            let verdict = missed.isEmpty ? mark(true) : "\(mark(false)): \(missed.joined(separator: ", "))"
-            lines.append("single-card operations on \(grouped(result.cardCount)) cards (median of \(result.operationRuns)): "
-                         + "\(figures)   (target < \(Self.targetOperationSeconds) s: \(verdict))")
+            lines.append(singleCardLine("single-card operations on \(grouped(result.cardCount)) cards (median of \(result.operationRuns))",
+                                        result.operations.named))
+        }
+        if environment.kanban == nil {
+            lines.append("command line: skipped, because there is no kanban executable beside the benchmark (in "
+                         + "\(KanbanExecutable.benchmarkDirectory)); build it with `\(KanbanExecutable.buildCommand)`, "
+                         + "into the same release build directory, to measure it.")
+        }
+        for result in results where !result.commands.isEmpty {
+            lines.append(readCommandsLine(result))
+        }
+        for result in results {
+            guard let commands = result.singleCardCommands else { continue }
+            lines.append(singleCardLine("single-card commands as processes on \(grouped(result.cardCount)) cards "
+                                        + "(median of \(result.operationRuns))", commands.named))
         }
         for result in results {
             var line = "cpu time (user + sys, median) on \(grouped(result.cardCount)) cards: load \(formatSeconds(result.loadProcessorSeconds))"
@@ -73,6 +82,29 @@ struct Report {
             lines.append(contentsOf: result.breakdown)
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `<title>: move 0.007 s, set 0.004 s   (target < 0.15 s: met ✓)`.
+    private func singleCardLine(_ title: String, _ timings: [(name: String, seconds: Double)]) -> String {
+        let missed = timings.filter { $0.seconds >= Self.targetOperationSeconds }.map(\.name)
+        let figures = timings.map { "\($0.name) \(formatSeconds($0.seconds))" }.joined(separator: ", ")
+        let verdict = missed.isEmpty ? mark(true) : "\(mark(false)): \(missed.joined(separator: ", "))"
+        return "\(title): \(figures)   (target < \(Self.targetOperationSeconds) s: \(verdict))"
+    }
+
+    /// The read commands on one board beside grep -r, with the target where it applies.
+    private func readCommandsLine(_ result: SizeResult) -> String {
+        let figures = result.commands.map { "\($0.command.label) \(formatSeconds($0.seconds)) (\(megabytes($0.peakMemoryKiB)) MB)" }
+        var line = "command line on \(grouped(result.cardCount)) cards (whole processes, median of \(result.runs)): "
+            + figures.joined(separator: ", ")
+        if let grep = result.grepSeconds { line += "; grep -r \(formatSeconds(grep))" }
+        guard result.cardCount >= Self.targetSize else { return line }
+        var verdict = "not measured (no grep)"
+        if let grep = result.grepSeconds {
+            let missed = result.commands.filter { $0.seconds > grep }.map(\.command.shortName)
+            verdict = missed.isEmpty ? mark(true) : "\(mark(false)): \(missed.joined(separator: ", "))"
+        }
+        return line + "   (target: no slower than grep -r: \(verdict))"
     }
 
     private var notes: [String] {
@@ -96,6 +128,20 @@ struct Report {
         notes.append("single-card operations: BoardStore(directory:) then card(slug), moveCard(to: \(SingleCardOperations.moveTarget)), "
                      + "updateCard(title:), createCard(in: \(SingleCardOperations.sourceColumn)), archiveCard, on a card in "
                      + "\(SingleCardOperations.sourceColumn); writes are fsync'd; each run's files are put back afterwards.")
+        if let kanban = environment.kanban {
+            let commands = (results.first?.commands ?? []).map { "`\($0.command.arguments.joined(separator: " "))`" }
+            notes.append("command line: `kanban --board <board>` with \(commands.joined(separator: ", ")) (every card holds "
+                         + "'\(CardText.wordInEveryCard)', so the search lists every active card, as grep -r lists every file), "
+                         + "run from \(kanban.path): wall time of the whole process, start-up included, output drained "
+                         + "through a pipe as grep's is; median of \(runs) after one warm-up, each run beside a load and a grep -r; "
+                         + "in brackets, the highest peak memory (ru_maxrss). Target at \(grouped(Self.targetSize)) cards: "
+                         + "each no slower than grep -r.")
+            notes.append("single-card commands as processes: `kanban --board <board> --quiet` with `move <card> "
+                         + "\(SingleCardOperations.moveTarget)`, `set <card> --title '\(SingleCardOperations.newTitle)'`, "
+                         + "`add '\(SingleCardOperations.probeTitle)' --column \(SingleCardOperations.sourceColumn)` and "
+                         + "`archive <card>`, on the same card, each timed as a whole process (start-up included); "
+                         + "each run's files are put back afterwards.")
+        }
         notes.append("machine: load average \(environment.loadAverageAtStart) at the start, \(Self.loadAverage()) at the end "
                      + "(other work on the machine slows every figure).")
         let touched = results.map(\.operations.mostPathsTouched).max() ?? 0

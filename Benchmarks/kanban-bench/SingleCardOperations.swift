@@ -21,6 +21,8 @@ struct SingleCardTimings {
 enum SingleCardOperations {
     static let moveTarget = "doing"
     static let sourceColumn = "todo"
+    static let newTitle = "Renamed by kanban-bench"
+    static let probeTitle = "Probe card from kanban-bench"
 
     static func measure(on board: GeneratedBoard, runs: Int) throws(BenchmarkError) -> SingleCardTimings {
         guard let index = middleCard(of: board, in: sourceColumn) else {
@@ -54,8 +56,8 @@ enum SingleCardOperations {
             }
             guard found == slug else { throw BenchmarkError("looking up '\(slug)' gave '\(found)'") }
             try timed("move") { store throws(KanbanError) in try store.moveCard(slug, to: moveTarget) }
-            try timed("set") { store throws(KanbanError) in try store.updateCard(slug, CardUpdate(title: "Renamed by kanban-bench")) }
-            try timed("add") { store throws(KanbanError) in try store.createCard(title: "Probe card from kanban-bench", in: sourceColumn) }
+            try timed("set") { store throws(KanbanError) in try store.updateCard(slug, CardUpdate(title: newTitle)) }
+            try timed("add") { store throws(KanbanError) in try store.createCard(title: probeTitle, in: sourceColumn) }
             try timed("archive") { store throws(KanbanError) in try store.archiveCard(slug) }
         }
 
@@ -68,8 +70,9 @@ enum SingleCardOperations {
                                  archive: middle("archive"), mostPathsTouched: mostPathsTouched)
     }
 
-    /// The active card of `column` nearest the middle of the generation order.
-    private static func middleCard(of board: GeneratedBoard, in column: String) -> Int? {
+    /// The active card of `column` nearest the middle of the generation order: the card every single-card
+    /// operation, and command, works on.
+    static func middleCard(of board: GeneratedBoard, in column: String) -> Int? {
         let start = board.cardCount / 2
         for index in start..<board.cardCount where !board.isArchived(index) && board.column(of: index) == column {
             return index

@@ -1,0 +1,74 @@
+/// The `kanban` command-line tool built beside the benchmark, whose commands are timed as whole processes:
+/// what a person waits for, start-up and output included.
+struct KanbanExecutable {
+    let path: String
+
+    /// How to get the executable beside a release build of the benchmark.
+    static let buildCommand = "swift build -c release --product kanban"
+
+    /// The directory the benchmark's own executable is in.
+    static var benchmarkDirectory: String {
+        let benchmark = POSIX.executablePath()
+        guard let slash = benchmark.lastIndex(of: "/") else { return "." }
+        return slash == benchmark.startIndex ? "/" : String(benchmark[..<slash])
+    }
+
+    /// The `kanban` executable in the benchmark's own directory, or nil when there is none; the benchmark then
+    /// skips the command-line figures.
+    static func besideBenchmark() -> KanbanExecutable? {
+        let path = benchmarkDirectory + "/kanban"
+        return POSIX.isExecutableFile(path) ? KanbanExecutable(path: path) : nil
+    }
+
+    /// Runs `kanban --board <board> <arguments>`, its output drained through a pipe like grep's.
+    func run(_ arguments: [String], on board: GeneratedBoard) throws(BenchmarkError) -> ChildResult {
+        try ChildProcess.run([path, "--board", board.directory] + arguments, keepsOutput: false)
+    }
+
+    /// `kanban <arguments>` as a person would type it, for messages.
+    static func commandLine(_ arguments: [String]) -> String {
+        (["kanban"] + arguments).map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+    }
+}
+
+/// A command that reads the whole board, timed on every board size beside `grep -r`.
+struct ReadCommand {
+    /// As the report's figures name it: `list --json`, `search criteria`.
+    var label: String
+    /// As a verdict names it: `search`.
+    var shortName: String
+    var arguments: [String]
+    /// The lines the command must print, when that is known.
+    var expectedLineCount: Int?
+
+    /// `list`, `list --json`, and a search for the word every card contains, which lists each active card once.
+    static func all(for board: GeneratedBoard) -> [ReadCommand] {
+        [
+            ReadCommand(label: "list", shortName: "list", arguments: ["list"]),
+            ReadCommand(label: "list --json", shortName: "list --json", arguments: ["list", "--json"]),
+            ReadCommand(label: "search \(CardText.wordInEveryCard)", shortName: "search",
+                        arguments: ["search", CardText.wordInEveryCard], expectedLineCount: board.activeCount),
+        ]
+    }
+
+    /// Runs the command once on `board` and checks that it succeeded and printed what it should.
+    func run(_ kanban: KanbanExecutable, on board: GeneratedBoard) throws(BenchmarkError) -> ChildResult {
+        let child = try kanban.run(arguments, on: board)
+        let command = KanbanExecutable.commandLine(["--board", board.directory] + arguments)
+        guard child.succeeded else { throw BenchmarkError("\(command) \(child.statusDescription)") }
+        if let expectedLineCount, child.outputLineCount != expectedLineCount {
+            throw BenchmarkError("\(command) printed \(grouped(child.outputLineCount)) lines, not one for each of the "
+                                 + "\(grouped(expectedLineCount)) active cards")
+        }
+        return child
+    }
+}
+
+/// One read command's figures on one board.
+struct CommandTiming {
+    var command: ReadCommand
+    /// Median wall time of the whole process.
+    var seconds: Double
+    /// The highest `ru_maxrss` of the measured runs, in KiB.
+    var peakMemoryKiB: Int
+}
