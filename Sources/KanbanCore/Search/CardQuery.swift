@@ -197,15 +197,13 @@ extension BoardStore {
     /// The cards of the hits carry no body; ``body(of:)`` reads it.
     public func search(_ query: CardQuery, in scope: CardScope = .active) throws(KanbanError) -> (hits: [SearchHit], diagnostics: [Diagnostic]) {
         let board = try loadBoard()
-        let scan = CardScan<SearchMatch>(
+        let scan = CardScan<SearchMatch, SearchHit>(
             root: directory, includeBodies: false, labels: nil, archivedColumns: nil,
             admit: { [self] entry, file in admission(of: entry, file: file) },
             prefilter: { file, bytes in query.mightMatch(file, bytes: bytes) },
-            inspect: { card, bytes, bodyOffset in query.match(card, bytes: bytes, bodyOffset: bodyOffset) })
-        let (snapshot, matches) = try load(board: board, scope: scope, columns: nil, scan: scan)
-        var hits: [SearchHit] = []
-        hits.reserveCapacity(matches.count)
-        for index in matches.indices { hits.append(SearchHit(card: snapshot.cards[index], match: matches[index])) }
-        return (hits, snapshot.diagnostics)
+            inspect: { card, bytes, bodyOffset in query.match(card, bytes: bytes, bodyOffset: bodyOffset) },
+            assemble: { card, match in SearchHit(card: card, match: match) })
+        let (hits, diagnostics, _, _) = try load(board: board, scope: scope, columns: nil, scan: scan)
+        return (hits, diagnostics)
     }
 }

@@ -95,19 +95,22 @@ public final class BoardStore: Sendable {
     ///   - includeBodies: Whether to decode each card's body into ``Card/body``.
     public func load(_ scope: CardScope = .active, columns: Set<String>? = nil, includeBodies: Bool = false) throws(KanbanError) -> BoardSnapshot {
         let board = try loadBoard()
-        let scan = CardScan<Void>(root: directory, includeBodies: includeBodies, labels: Set(board.labels.map(\.id)),
-                                  archivedColumns: columns, admit: { [self] entry, file in admission(of: entry, file: file) },
-                                  inspect: { _, _, _ in () })
-        return try load(board: board, scope: scope, columns: columns, scan: scan).snapshot
+        let scan = CardScan<Void, Card>(root: directory, includeBodies: includeBodies, labels: Set(board.labels.map(\.id)),
+                                        archivedColumns: columns, admit: { [self] entry, file in admission(of: entry, file: file) },
+                                        inspect: { _, _, _ in () }, assemble: { card, _ in card })
+        let (cards, diagnostics, findings, order) = try load(board: board, scope: scope, columns: columns, scan: scan)
+        return BoardSnapshot(board: board, columnIDs: order, cards: cards, diagnostics: diagnostics, findings: findings)
     }
 
-    /// Loads the board's cards with `scan`: the snapshot, and what the scan's `inspect` gave for each card.
-    func load<Extra>(board: Board, scope: CardScope, columns: Set<String>?, scan: CardScan<Extra>) throws(KanbanError) -> (snapshot: BoardSnapshot, extras: [Extra]) {
+    /// Loads the board's cards with `scan`: its items in board order, the files that did not load (and links
+    /// refused), what the checks noticed, and the column ids in display order.
+    func load<Extra, Item>(board: Board, scope: CardScope, columns: Set<String>?, scan: CardScan<Extra, Item>) throws(KanbanError)
+        -> (items: [Item], diagnostics: [Diagnostic], findings: [Diagnostic], columnIDs: [String]) {
         let (directories, linkDiagnostics) = try columnDirectories()
         var order = board.columns.map(\.id)
         let declared = Set(order)
         order += directories.filter { !declared.contains($0) }
-        var sources: [CardScan<Extra>.Source] = []
+        var sources: [CardScan<Extra, Item>.Source] = []
         if scope.contains(.active) {
             let present = Set(directories)
             for column in order where present.contains(column) && columns?.contains(column) ?? true {
@@ -116,9 +119,7 @@ public final class BoardStore: Sendable {
         }
         if scope.contains(.archived) { sources.append(.init(path: "archive", column: nil)) }
         let outcome = try scan.run(sources)
-        let snapshot = BoardSnapshot(board: board, columnIDs: order, cards: outcome.cards,
-                                     diagnostics: linkDiagnostics + outcome.diagnostics, findings: outcome.findings)
-        return (snapshot, outcome.extras)
+        return (outcome.items, linkDiagnostics + outcome.diagnostics, outcome.findings, order)
     }
 
     /// The card a person means by `reference`: an exact slug, a unique slug prefix, or a path

@@ -14,8 +14,9 @@ import Synchronization
 /// hundred thousand cards (each a dozen strings and arrays) out of the load.
 ///
 /// A search uses the same passes, with a look at each file's bytes before parsing (``prefilter``) and at each card
-/// after (``inspect``), which gives what is kept beside the card (`Extra`) or leaves the card out.
-struct CardScan<Extra: Sendable>: Sendable {
+/// after (``inspect``), which gives what is kept beside the card (`Extra`) or leaves the card out; ``assemble``
+/// then makes each result (`Item`, a search hit) from the card and its extra, moving both.
+struct CardScan<Extra: Sendable, Item>: Sendable {
     /// A directory of card files.
     struct Source: Sendable {
         /// Relative to the board: `cards/<id>` or `archive`.
@@ -27,8 +28,7 @@ struct CardScan<Extra: Sendable>: Sendable {
     /// What was found: the cards in board order with what ``inspect`` gave for each, the files that did not load,
     /// and what the checks noticed.
     struct Outcome {
-        var cards: [Card]
-        var extras: [Extra]
+        var items: [Item]
         var diagnostics: [Diagnostic]
         var findings: [Diagnostic]
     }
@@ -45,6 +45,8 @@ struct CardScan<Extra: Sendable>: Sendable {
     var prefilter: @Sendable (CardFile, [UInt8]) -> Bool = { _, _ in true }
     /// Looks at each card that loaded, with its file's bytes and where its body starts in them: nil leaves it out.
     var inspect: @Sendable (Card, [UInt8], Int) -> Extra?
+    /// Makes a result from a card and its extra.
+    var assemble: @Sendable (consuming Card, consuming Extra) -> Item
 
     /// Loads the cards of `sources`, which are in board order.
     /// - Throws: ``KanbanError/Code/fileSystem`` when a directory exists but cannot be listed.
@@ -68,14 +70,13 @@ struct CardScan<Extra: Sendable>: Sendable {
             keys.sort(range) { Self.precedes($0, $1, cards: slots) }
         }
 
-        var outcome = Outcome(cards: [], extras: [], diagnostics: listings.flatMap(\.diagnostics), findings: [])
+        var outcome = Outcome(items: [], diagnostics: listings.flatMap(\.diagnostics), findings: [])
         for report in reports.withLock({ $0 }) {
             guard let report else { continue }
             outcome.diagnostics += report.diagnostics
             outcome.findings += report.findings
         }
-        outcome.cards.reserveCapacity(total)
-        outcome.extras.reserveCapacity(total)
+        outcome.items.reserveCapacity(total)
         for index in 0..<total {
             let key = keys[index]
             guard key.loaded else { continue }
@@ -84,8 +85,7 @@ struct CardScan<Extra: Sendable>: Sendable {
                 slots.discard(slot)
                 extras.discard(slot)
             } else {
-                outcome.cards.append(slots.take(slot))
-                outcome.extras.append(extras.take(slot))
+                outcome.items.append(assemble(slots.take(slot), extras.take(slot)))
             }
         }
         return outcome

@@ -94,19 +94,23 @@ enum SearchCommand: KanbanCommand {
         // On a terminal a result stays on one line; piped output keeps whole lines for scripts.
         let width = context.isOutputTerminal ? context.width : nil
         ChunkedText.write(count: hits.count, to: context.output) { [columnWidth, slugWidth] range in
+            let spaces = String(repeating: " ", count: max(columnWidth, slugWidth))
+            func padded(_ text: String, _ width: Int) -> Substring {
+                (text + spaces.prefix(max(0, width - text.terminalWidth)))[...]
+            }
             var text = ""
             text.reserveCapacity(range.count * 100)
             for index in range {
-                let card = hits[index].card
-                let match = hits[index].match
-                var line = stylist.apply(.dim, to: (card.isArchived ? "archive" : card.column).padded(toWidth: columnWidth))
+                // Field by field: copying a whole card retains a dozen strings and arrays.
+                let column = hits[index].card.isArchived ? "archive" : hits[index].card.column
+                var line = stylist.apply(.dim, to: String(padded(column, columnWidth)))
                 line += "  "
-                line += stylist.apply(.cyan, to: card.slug.padded(toWidth: slugWidth))
+                line += stylist.apply(.cyan, to: String(padded(hits[index].card.slug, slugWidth)))
                 line += "  "
-                line += match.lineNumber == nil ? highlighted(match, stylist: stylist) : card.title
-                if let number = match.lineNumber {
+                line += hits[index].match.lineNumber == nil ? highlighted(hits[index].match, stylist: stylist) : hits[index].card.title
+                if let number = hits[index].match.lineNumber {
                     line += stylist.apply(.dim, to: "  \(number): ")
-                    line += highlighted(match, stylist: stylist)
+                    line += highlighted(hits[index].match, stylist: stylist)
                 }
                 text += width.map { line.truncated(toWidth: $0) } ?? line
                 text += "\n"
@@ -118,7 +122,13 @@ enum SearchCommand: KanbanCommand {
 
     /// The matched line with its matches in bold red, trimmed of leading white space.
     static func highlighted(_ match: SearchMatch, stylist: Stylist) -> String {
-        guard stylist.isEnabled else { return String(match.line.drop { $0 == " " || $0 == "\t" }) }
+        guard stylist.isEnabled else {
+            // On bytes when the first kept character is ASCII (no combining mark can join the blank before it).
+            let utf8 = match.line.utf8
+            let start = utf8.firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? utf8.endIndex
+            if start == utf8.endIndex || utf8[start] < 0x80 { return String(match.line[start...]) }
+            return String(match.line.drop { $0 == " " || $0 == "\t" })
+        }
         var result = ""
         var cursor = match.line.startIndex
         for range in match.ranges {

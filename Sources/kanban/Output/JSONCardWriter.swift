@@ -6,62 +6,104 @@ extension JSON {
     /// whole load. The members are written in the sorted order `rendered(pretty:)` gives them.
     static func appendCard(_ card: Card, includeBody: Bool = false, body: String? = nil, to output: inout String,
                            pretty: Bool, indent: Int) {
-        let inner = pretty ? "\n" + String(repeating: "  ", count: indent + 1) : ""
-        let separator = pretty ? ": " : ":"
-        func member(_ key: String, first: Bool = false) {
-            if !first { output += "," }
-            output += inner
-            output += "\""
-            output += key
-            output += "\""
-            output += separator
-        }
+        appendCard(card, includeBody: includeBody, body: body, to: &output, layout: CardJSONLayout(pretty: pretty, indent: indent))
+    }
+
+    /// The same, with the layout's pieces made once for many cards.
+    static func appendCard(_ card: Card, includeBody: Bool = false, body: String? = nil, to output: inout String,
+                           layout: CardJSONLayout) {
         func optionalString(_ text: String?) {
             if let text { quote(text, into: &output) } else { output += "null" }
         }
-        output += "{"
-        member("archived", first: true)
+        output += layout.opening
         output += card.isArchived ? "true" : "false"
         if includeBody {
-            member("body")
+            output += layout.body
             quote(body ?? card.body ?? "", into: &output)
         }
-        member("column")
+        output += layout.column
         quote(card.column, into: &output)
-        member("created")
+        output += layout.created
         optionalString(card.created.map(timestamp))
-        member("fields")
-        if card.fields.isEmpty {
-            output += "{}"
-        } else {
-            JSON.object(Dictionary(card.fields.map { ($0.key, JSON(yaml: $0.value)) }, uniquingKeysWith: { first, _ in first }))
-                .write(to: &output, pretty: pretty, indent: indent + 1)
-        }
-        member("labels")
+        output += layout.fields
+        appendFields(card.fields, to: &output, layout: layout)
+        output += layout.labels
         if card.labels.isEmpty {
             output += "[]"
         } else {
-            let item = pretty ? "\n" + String(repeating: "  ", count: indent + 2) : ""
-            output += "["
             for (index, label) in card.labels.enumerated() {
-                if index > 0 { output += "," }
-                output += item
+                output += index == 0 ? layout.firstItem : layout.nextItem
                 quote(label, into: &output)
             }
-            output += pretty ? "\n" + String(repeating: "  ", count: indent + 1) + "]" : "]"
+            output += layout.closingList
         }
-        member("modified")
+        output += layout.modified
         optionalString(card.modified.map(timestamp))
-        member("path")
+        output += layout.path
         quote(card.path, into: &output)
-        member("position")
+        output += layout.position
         optionalString(card.position)
-        member("slug")
+        output += layout.slug
         quote(card.slug, into: &output)
-        member("title")
+        output += layout.title
         quote(card.title, into: &output)
-        if pretty { output += "\n" + String(repeating: "  ", count: indent) }
-        output += "}"
+        output += layout.closing
+    }
+
+    /// The `fields` object: keys sorted by their bytes, the first of a repeated key kept, as the tree does.
+    private static func appendFields(_ fields: [YAMLMapEntry], to output: inout String, layout: CardJSONLayout) {
+        guard !fields.isEmpty else {
+            output += "{}"
+            return
+        }
+        var seen: Set<String> = []
+        let unique = fields.filter { seen.insert($0.key).inserted }.sorted { $0.key.utf8Precedes($1.key) }
+        output += "{"
+        for (index, field) in unique.enumerated() {
+            if index > 0 { output += "," }
+            output += layout.fieldIndent
+            quote(field.key, into: &output)
+            output += layout.separator
+            JSON(yaml: field.value).write(to: &output, pretty: layout.pretty, indent: layout.indent + 2)
+        }
+        output += layout.closingObject
+    }
+}
+
+/// The fixed pieces of a card's JSON at one indentation: each member's key with what comes before it.
+struct CardJSONLayout: Sendable {
+    let pretty: Bool
+    let indent: Int
+    let separator: String
+    let opening, body, column, created, fields, labels, modified, path, position, slug, title, closing: String
+    let firstItem, nextItem, closingList, fieldIndent, closingObject: String
+
+    init(pretty: Bool, indent: Int) {
+        self.pretty = pretty
+        self.indent = indent
+        func lineBreak(_ level: Int) -> String { pretty ? "\n" + String(repeating: "  ", count: level) : "" }
+        let separator = pretty ? ": " : ":"
+        self.separator = separator
+        func member(_ key: String, first: Bool = false) -> String {
+            (first ? "" : ",") + lineBreak(indent + 1) + "\"" + key + "\"" + separator
+        }
+        opening = "{" + member("archived", first: true)
+        body = member("body")
+        column = member("column")
+        created = member("created")
+        fields = member("fields")
+        labels = member("labels")
+        modified = member("modified")
+        path = member("path")
+        position = member("position")
+        slug = member("slug")
+        title = member("title")
+        closing = lineBreak(indent) + "}"
+        firstItem = "[" + lineBreak(indent + 2)
+        nextItem = "," + lineBreak(indent + 2)
+        closingList = lineBreak(indent + 1) + "]"
+        fieldIndent = lineBreak(indent + 2)
+        closingObject = lineBreak(indent + 1) + "}"
     }
 }
 
@@ -77,9 +119,10 @@ enum JSONCardArrayWriter {
         ChunkedText.write(count: count, to: output) { range in
             var text = ""
             text.reserveCapacity(range.count * 400)
+            let layout = CardJSONLayout(pretty: true, indent: 1)
             for index in range {
                 text += index == 0 ? "[\n  " : ",\n  "
-                JSON.appendCard(card(index), includeBody: includeBody, to: &text, pretty: true, indent: 1)
+                JSON.appendCard(card(index), includeBody: includeBody, to: &text, layout: layout)
             }
             if range.upperBound == count { text += "\n]\n" }
             return text

@@ -87,7 +87,7 @@ import Testing
     @Test func chunksCoverEveryFileOnceAndNeverSpanTwoDirectories() {
         let counts = [0, 5, 1_000, 17, 40_000]
         let bases = counts.reduce(into: [0]) { $0.append($0.last! + $1) }
-        let chunks = CardScan<Void>.chunks(counts, bases: Array(bases.dropLast()))
+        let chunks = CardScan<Void, Card>.chunks(counts, bases: Array(bases.dropLast()))
         var covered = Array(repeating: 0, count: bases.last!)
         for chunk in chunks {
             #expect(chunk.files.upperBound <= counts[chunk.source])
