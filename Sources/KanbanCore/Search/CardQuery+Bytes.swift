@@ -75,18 +75,19 @@ extension CardQuery {
         if let (line, ranges) = title.withUnsafeBufferPointer({ matches(in: $0) }) {
             return .some(SearchMatch(line: line, lineNumber: nil, ranges: merged(ranges)))
         }
-        var lineNumber = 1
-        var lineStart = 0
-        while lineStart <= body.count {
-            var lineEnd = lineStart
-            while lineEnd < body.count, body[lineEnd] != 0x0A { lineEnd += 1 }
-            if let (line, ranges) = matches(in: UnsafeBufferPointer(rebasing: body[lineStart..<lineEnd])) {
-                return .some(SearchMatch(line: line, lineNumber: lineNumber, ranges: merged(ranges)))
-            }
-            lineNumber += 1
-            lineStart = lineEnd + 1
+        // The first body line holding a word is the line of the earliest occurrence of any of them.
+        guard let first = needles.compactMap({ ASCIIText.firstRange(of: $0, in: body, from: 0)?.lowerBound }).min() else {
+            return .some(SearchMatch(line: card.title, lineNumber: nil, ranges: []))
         }
-        return .some(SearchMatch(line: card.title, lineNumber: nil, ranges: []))
+        var lineStart = first
+        while lineStart > 0, body[lineStart - 1] != 0x0A { lineStart -= 1 }
+        var lineEnd = first
+        while lineEnd < body.count, body[lineEnd] != 0x0A { lineEnd += 1 }
+        let lineNumber = 1 + UnsafeBufferPointer(rebasing: body[0..<lineStart]).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        guard let (line, ranges) = matches(in: UnsafeBufferPointer(rebasing: body[lineStart..<lineEnd])) else {
+            return .some(SearchMatch(line: card.title, lineNumber: nil, ranges: []))  // not reached: the line holds a word
+        }
+        return .some(SearchMatch(line: line, lineNumber: lineNumber, ranges: merged(ranges)))
     }
 
     /// Whether every term is ASCII without line breaks, so that matching can work on bytes.
