@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Matching on a card file's bytes, for searching many cards: a look at the raw bytes rules most non-matches out
 /// before parsing, and cards whose text is ASCII are matched on their bytes without decoding or folding the body.
 /// Both give exactly what ``CardQuery/match(_:body:)`` gives; tests compare them.
@@ -140,20 +146,25 @@ enum ASCIIText {
     /// The first occurrence of `needle` at or after `start`, ignoring ASCII case in the haystack.
     static func firstRange(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
         guard !needle.isEmpty else { return start..<start }
-        guard haystack.count - start >= needle.count else { return nil }
+        guard let base = haystack.baseAddress, haystack.count - start >= needle.count else { return nil }
         let first = needle[0]
         let firstUpper = first >= 0x61 && first <= 0x7A ? first - 0x20 : first
-        var index = start
         let last = haystack.count - needle.count
-        while index <= last {
-            let byte = haystack[index]
-            if byte == first || byte == firstUpper {
-                var offset = 1
-                while offset < needle.count && lower(haystack[index + offset]) == needle[offset] { offset += 1 }
-                if offset == needle.count { return index..<(index + needle.count) }
-            }
-            index += 1
+        /// The next offset from `offset` up to `last` holding `byte`, found with memchr; past `last` when none.
+        func next(_ byte: UInt8, from offset: Int) -> Int {
+            guard offset <= last, let found = memchr(base + offset, Int32(byte), last + 1 - offset) else { return last + 1 }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
-        return nil
+        var nextLower = next(first, from: start)
+        var nextUpper = firstUpper == first ? last + 1 : next(firstUpper, from: start)
+        while true {
+            let index = min(nextLower, nextUpper)
+            guard index <= last else { return nil }
+            var offset = 1
+            while offset < needle.count && lower(haystack[index + offset]) == needle[offset] { offset += 1 }
+            if offset == needle.count { return index..<(index + needle.count) }
+            if index == nextLower { nextLower = next(first, from: index + 1) }
+            if index == nextUpper { nextUpper = next(firstUpper, from: index + 1) }
+        }
     }
 }

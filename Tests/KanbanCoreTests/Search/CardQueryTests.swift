@@ -111,6 +111,21 @@ import Testing
         #expect(text.withUnsafeBufferPointer { ASCIIText.firstRange(of: Array("logins".utf8), in: $0, from: 0) } == nil)
     }
 
+    @Test func theCaseInsensitiveSearchAgreesWithANaiveOne() {
+        var generator = SeededGenerator(seed: 11)
+        let alphabet = Array("aAbB-1 ".utf8)
+        for _ in 0..<20_000 {
+            let haystack = (0..<Int.random(in: 0..<24, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            let needle = (0..<Int.random(in: 1..<4, using: &generator)).map { _ in ASCIIText.lower(alphabet.randomElement(using: &generator)!) }
+            let start = Int.random(in: 0...haystack.count, using: &generator)
+            let naive = haystack.count - needle.count < start ? nil : (start...(haystack.count - needle.count)).first { index in
+                (0..<needle.count).allSatisfy { ASCIIText.lower(haystack[index + $0]) == needle[$0] }
+            }.map { $0..<($0 + needle.count) }
+            let found = haystack.withUnsafeBufferPointer { ASCIIText.firstRange(of: needle, in: $0, from: start) }
+            #expect(found == naive, "\(needle) in \(haystack) from \(start)")
+        }
+    }
+
     @Test func theQuickLookRulesOutFilesWithoutTheWord() throws {
         let bytes = Array("---\ntitle: Fix login\nlabels: [bug]\n---\n\nBody.\n".utf8)
         let file = CardFile.active(name: "fix-login.md", column: "todo")
