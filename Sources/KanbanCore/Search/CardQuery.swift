@@ -159,6 +159,7 @@ public struct CardQuery: Sendable {
     }
 
     func merged(_ ranges: [Range<String.Index>]) -> [Range<String.Index>] {
+        guard ranges.count > 1 else { return ranges }
         var result: [Range<String.Index>] = []
         for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = result.last, range.lowerBound <= last.upperBound {
