@@ -103,6 +103,24 @@ enum SearchCommand: KanbanCommand {
             for index in range {
                 // Field by field: copying a whole card retains a dozen strings and arrays.
                 let column = hits[index].card.isArchived ? "archive" : hits[index].card.column
+                if width == nil && !stylist.isEnabled {
+                    // Piped and plain, as scripts read it: appended piece by piece, with no line built first.
+                    text += column
+                    text += spaces.prefix(max(0, columnWidth - column.terminalWidth))
+                    text += "  "
+                    text += hits[index].card.slug
+                    text += spaces.prefix(max(0, slugWidth - hits[index].card.slug.terminalWidth))
+                    text += "  "
+                    if let number = hits[index].match.lineNumber {
+                        text += hits[index].card.title
+                        text += "  "
+                        text += String(number)
+                        text += ": "
+                    }
+                    text += highlighted(hits[index].match, stylist: stylist)
+                    text += "\n"
+                    continue
+                }
                 var line = stylist.apply(.dim, to: String(padded(column, columnWidth)))
                 line += "  "
                 line += stylist.apply(.cyan, to: String(padded(hits[index].card.slug, slugWidth)))
