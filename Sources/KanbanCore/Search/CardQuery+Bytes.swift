@@ -20,7 +20,7 @@ extension CardQuery {
                 if FoldedText(column).bytes != term.folded { return false }
             }
         }
-        let judged = terms.filter { !$0.isNegated && $0.field != .column && Self.isWord($0.folded) }
+        let judged = byteLevel.quickLookTerms
         guard !judged.isEmpty else { return true }
         return bytes.withUnsafeBufferPointer { buffer in
             guard ASCIIText.isASCII(buffer, without: UInt8(ascii: "\\")) else { return true }
@@ -44,7 +44,7 @@ extension CardQuery {
     /// return; nil when that cannot be done (the answer itself is a `SearchMatch?`).
     private func asciiMatch(_ card: Card, body: UnsafeBufferPointer<UInt8>) -> SearchMatch?? {
         func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
-        guard isASCIIQuery, ASCIIText.isASCII(body, without: 0x0D), isASCII(card.title), isASCII(card.column),
+        guard byteLevel.isASCII, ASCIIText.isASCII(body, without: 0x0D), isASCII(card.title), isASCII(card.column),
               card.labels.allSatisfy(isASCII) else { return nil }
         func equal(_ text: String, _ needle: [UInt8]) -> Bool {
             text.utf8.count == needle.count && zip(text.utf8, needle).allSatisfy { ASCIIText.lower($0) == $1 }
@@ -62,7 +62,7 @@ extension CardQuery {
             if holds == term.isNegated { return .some(nil) }
         }
         let title = Array(card.title.utf8)
-        let needles = terms.filter { !$0.isNegated && ($0.field == .any || $0.field == .title) }.map(\.folded).filter { !$0.isEmpty }
+        let needles = byteLevel.needles
         /// The line's matches as ranges of its string.
         func matches(in line: UnsafeBufferPointer<UInt8>) -> (String, [Range<String.Index>])? {
             var offsets: [Range<Int>] = []
@@ -95,10 +95,21 @@ extension CardQuery {
         }
         return .some(SearchMatch(line: line, lineNumber: lineNumber, ranges: merged(ranges)))
     }
+}
 
+/// What matching on bytes needs from a query's terms.
+struct ByteLevelTerms: Sendable {
+    /// The terms the quick look judges by: positive, not `column:`, one word of ASCII letters and digits.
+    let quickLookTerms: [CardQuery.Term]
+    /// The words whose matches a result line shows: positive terms on any part or the title, not empty.
+    let needles: [[UInt8]]
     /// Whether every term is ASCII without line breaks, so that matching can work on bytes.
-    private var isASCIIQuery: Bool {
-        terms.allSatisfy { $0.folded.allSatisfy { $0 < 0x80 && $0 != 0x0A && $0 != 0x0D } }
+    let isASCII: Bool
+
+    init(_ terms: [CardQuery.Term]) {
+        quickLookTerms = terms.filter { !$0.isNegated && $0.field != .column && Self.isWord($0.folded) }
+        needles = terms.filter { !$0.isNegated && ($0.field == .any || $0.field == .title) }.map(\.folded).filter { !$0.isEmpty }
+        isASCII = terms.allSatisfy { $0.folded.allSatisfy { $0 < 0x80 && $0 != 0x0A && $0 != 0x0D } }
     }
 
     /// Whether `folded` is one word of ASCII letters and digits.

@@ -31,6 +31,8 @@ public struct CardQuery: Sendable {
 
     /// The terms, all of which must hold.
     public private(set) var terms: [Term]
+    /// What matching on bytes needs from the terms, worked out once rather than for each card.
+    private(set) var byteLevel = ByteLevelTerms([])
     private(set) var pattern: String?
 
     /// Parses a query such as `login -label:wontfix "error page" column:todo`.
@@ -75,6 +77,7 @@ public struct CardQuery: Sendable {
             terms.append(Term(field: field, text: text, isNegated: negated, folded: FoldedText(text).bytes))
         }
         guard !terms.isEmpty else { throw KanbanError(.invalidArgument, "the search query is empty") }
+        byteLevel = ByteLevelTerms(terms)
     }
 
     /// A query that matches cards whose title or a body line matches the regular expression (ICU syntax).
