@@ -25,8 +25,8 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         var column: String?
     }
 
-    /// What was found: the cards in board order with what ``inspect`` gave for each, the files that did not load,
-    /// and what the checks noticed.
+    /// What was found: an item (see ``assemble``) for each card kept, in board order; the files that did not
+    /// load; and what the checks noticed.
     struct Outcome {
         var items: [Item]
         var diagnostics: [Diagnostic]
