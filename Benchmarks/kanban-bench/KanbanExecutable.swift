@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The `kanban` command-line tool built beside the benchmark, whose commands are timed as whole processes:
 /// what a person waits for, start-up and output included.
 struct KanbanExecutable {
@@ -15,9 +21,15 @@ struct KanbanExecutable {
 
     /// The `kanban` executable in the benchmark's own directory, or nil when there is none; the benchmark then
     /// skips the command-line figures.
+    ///
+    /// The children inherit the benchmark's environment, so the variables that would change what `kanban` does
+    /// are removed first: `KANBAN_COMMIT=1` would make the timed commands commit (the generated boards are not
+    /// git repositories, so they would fail), and `KANBAN_COMMIT`/`KANBAN_BOARD` are not what is measured.
     static func besideBenchmark() -> KanbanExecutable? {
         let path = benchmarkDirectory + "/kanban"
-        return POSIX.isExecutableFile(path) ? KanbanExecutable(path: path) : nil
+        guard POSIX.isExecutableFile(path) else { return nil }
+        for name in ["KANBAN_COMMIT", "KANBAN_BOARD", "KANBAN_GIT"] { unsetenv(name) }
+        return KanbanExecutable(path: path)
     }
 
     /// Runs `kanban --board <board> <arguments>`, its output drained through a pipe like grep's.
