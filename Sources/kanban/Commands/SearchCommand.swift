@@ -84,53 +84,40 @@ enum SearchCommand: KanbanCommand {
             return hits.isEmpty ? .failure : .success
         }
         let stylist = context.stylist
-        var columnWidth = 0
-        var slugWidth = 0
+        var widestColumn = 0
+        var widestSlug = 0
         for index in hits.indices {
-            columnWidth = max(columnWidth, (hits[index].card.isArchived ? "archive" : hits[index].card.column).terminalWidth)
-            slugWidth = max(slugWidth, hits[index].card.slug.terminalWidth)
+            widestColumn = max(widestColumn, (hits[index].card.isArchived ? "archive" : hits[index].card.column).terminalWidth)
+            widestSlug = max(widestSlug, hits[index].card.slug.terminalWidth)
         }
-        slugWidth = min(40, slugWidth)
+        let columnWidth = widestColumn
+        let slugWidth = min(40, widestSlug)
         // On a terminal a result stays on one line; piped output keeps whole lines for scripts.
         let width = context.isOutputTerminal ? context.width : nil
-        ChunkedText.write(count: hits.count, to: context.output) { [columnWidth, slugWidth] range in
-            let spaces = String(repeating: " ", count: max(columnWidth, slugWidth))
-            func padded(_ text: String, _ width: Int) -> Substring {
-                (text + spaces.prefix(max(0, width - text.terminalWidth)))[...]
+        /// One result: column, slug, then the title with the matched line, or the matched title alone.
+        @Sendable func appendResult(_ index: Int, to line: inout String) {
+            // Field by field: copying a whole card retains a dozen strings and arrays.
+            stylist.append(.dim, hits[index].card.isArchived ? "archive" : hits[index].card.column, paddedTo: columnWidth, to: &line)
+            line += "  "
+            stylist.append(.cyan, hits[index].card.slug, paddedTo: slugWidth, to: &line)
+            line += "  "
+            if let number = hits[index].match.lineNumber {
+                line += hits[index].card.title
+                stylist.append(.dim, "  \(number): ", to: &line)
             }
+            line += highlighted(hits[index].match, stylist: stylist)
+        }
+        ChunkedText.write(count: hits.count, to: context.output) { range in
             var text = ""
             text.reserveCapacity(range.count * 100)
             for index in range {
-                // Field by field: copying a whole card retains a dozen strings and arrays.
-                let column = hits[index].card.isArchived ? "archive" : hits[index].card.column
-                if width == nil && !stylist.isEnabled {
-                    // Piped and plain, as scripts read it: appended piece by piece, with no line built first.
-                    text += column
-                    text += spaces.prefix(max(0, columnWidth - column.terminalWidth))
-                    text += "  "
-                    text += hits[index].card.slug
-                    text += spaces.prefix(max(0, slugWidth - hits[index].card.slug.terminalWidth))
-                    text += "  "
-                    if let number = hits[index].match.lineNumber {
-                        text += hits[index].card.title
-                        text += "  "
-                        text += String(number)
-                        text += ": "
-                    }
-                    text += highlighted(hits[index].match, stylist: stylist)
-                    text += "\n"
-                    continue
+                if let width {
+                    var line = ""
+                    appendResult(index, to: &line)
+                    text += line.truncated(toWidth: width)
+                } else {
+                    appendResult(index, to: &text)
                 }
-                var line = stylist.apply(.dim, to: String(padded(column, columnWidth)))
-                line += "  "
-                line += stylist.apply(.cyan, to: String(padded(hits[index].card.slug, slugWidth)))
-                line += "  "
-                line += hits[index].match.lineNumber == nil ? highlighted(hits[index].match, stylist: stylist) : hits[index].card.title
-                if let number = hits[index].match.lineNumber {
-                    line += stylist.apply(.dim, to: "  \(number): ")
-                    line += highlighted(hits[index].match, stylist: stylist)
-                }
-                text += width.map { line.truncated(toWidth: $0) } ?? line
                 text += "\n"
             }
             return text

@@ -46,7 +46,6 @@ struct ListRenderer: Sendable {
     func lines(_ range: Range<Int>) -> String {
         var text = ""
         text.reserveCapacity(range.count * 80)
-        let spaces = String(repeating: " ", count: slugWidth)
         var group = range.lowerBound > 0 ? Self.heading(cards[range.lowerBound - 1], board: board) : nil
         for index in range {
             let heading = Self.heading(cards[index], board: board)
@@ -58,8 +57,7 @@ struct ListRenderer: Sendable {
                 group = heading
             }
             text += "  "
-            let slug = cards[index].slug
-            text += stylist.apply(.cyan, to: slug + spaces.prefix(max(0, slugWidth - slug.terminalWidth)))
+            stylist.append(.cyan, cards[index].slug, paddedTo: slugWidth, to: &text)
             text += "  "
             text += cards[index].title
             for label in cards[index].labels {

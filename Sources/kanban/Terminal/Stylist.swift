@@ -46,4 +46,16 @@ struct Stylist: Hashable, Sendable {
         guard !parameters.isEmpty else { return text }
         return "\u{1B}[\(parameters)m\(text)\(Stylist.reset)"
     }
+
+    /// Appends `text` in `style`, padded with spaces to `width` columns (the padding inside the style), to
+    /// `output`; without colour the pieces are appended as they are, with no string built for them.
+    func append(_ style: TextStyle, _ text: String, paddedTo width: Int = 0, to output: inout String) {
+        let missing = max(0, width - text.terminalWidth)
+        if isEnabled {
+            output += apply(style, to: missing == 0 ? text : text + String(repeating: " ", count: missing))
+        } else {
+            output += text
+            if missing > 0 { output += String(repeating: " ", count: missing) }
+        }
+    }
 }

@@ -52,4 +52,16 @@ import Testing
         #expect(!stylist.isEnabled)
         #expect(Stylist(descriptor: pipe.writeEnd, mode: .always, environment: [:]).isEnabled)
     }
+
+    @Test func appendPadsInsideTheStyleAndAddsNothingWithoutColour() {
+        var plain = ">"
+        Stylist.plain.append(.cyan, "ab", paddedTo: 4, to: &plain)
+        #expect(plain == ">ab  ")
+        var styled = ""
+        Stylist(isEnabled: true).append(.cyan, "ab", paddedTo: 4, to: &styled)
+        #expect(styled == Stylist(isEnabled: true).apply(.cyan, to: "ab  "))
+        var wide = ""
+        Stylist.plain.append(.dim, "日本", paddedTo: 3, to: &wide)
+        #expect(wide == "日本")
+    }
 }
