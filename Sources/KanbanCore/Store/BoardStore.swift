@@ -107,9 +107,7 @@ public final class BoardStore: Sendable {
     func load<Extra, Item>(board: Board, scope: CardScope, columns: Set<String>?, scan: CardScan<Extra, Item>) throws(KanbanError)
         -> (items: [Item], diagnostics: [Diagnostic], findings: [Diagnostic], columnIDs: [String]) {
         let (directories, linkDiagnostics) = try columnDirectories()
-        var order = board.columns.map(\.id)
-        let declared = Set(order)
-        order += directories.filter { !declared.contains($0) }
+        let order = Self.columnOrder(board, directories: directories)
         var sources: [CardScan<Extra, Item>.Source] = []
         if scope.contains(.active) {
             let present = Set(directories)
@@ -188,9 +186,7 @@ public final class BoardStore: Sendable {
     /// The card files of the board, from directory listings alone.
     func listCardFiles(_ scope: CardScope, columns: Set<String>?, board: Board) throws(KanbanError) -> Listing {
         var (directories, diagnostics) = try columnDirectories()
-        var order = board.columns.map(\.id)
-        let declared = Set(order)
-        order += directories.filter { !declared.contains($0) }
+        let order = Self.columnOrder(board, directories: directories)
         var files: [CardFile] = []
         if scope.contains(.active) {
             for column in directories where columns?.contains(column) ?? true {
@@ -207,6 +203,13 @@ public final class BoardStore: Sendable {
             }
         }
         return Listing(files: files, columnOrder: order, diagnostics: diagnostics)
+    }
+
+    /// Every column id in display order: the columns `board.md` declares, then directories it does not, by name.
+    static func columnOrder(_ board: Board, directories: [String]) -> [String] {
+        let declared = board.columns.map(\.id)
+        let known = Set(declared)
+        return declared + directories.filter { !known.contains($0) }
     }
 
     /// The column directories under `cards/` (links only when they stay inside the board), sorted by name.
