@@ -83,65 +83,9 @@ enum SearchCommand: KanbanCommand {
             JSONCardArrayWriter.write(count: hits.count, to: context.output) { hits[$0].card }
             return hits.isEmpty ? .failure : .success
         }
-        let stylist = context.stylist
-        var widestColumn = 0
-        var widestSlug = 0
-        for index in hits.indices {
-            widestColumn = max(widestColumn, (hits[index].card.isArchived ? "archive" : hits[index].card.column).terminalWidth)
-            widestSlug = max(widestSlug, hits[index].card.slug.terminalWidth)
-        }
-        let columnWidth = widestColumn
-        let slugWidth = min(40, widestSlug)
         // On a terminal a result stays on one line; piped output keeps whole lines for scripts.
-        let width = context.isOutputTerminal ? context.width : nil
-        /// One result: column, slug, then the title with the matched line, or the matched title alone.
-        @Sendable func appendResult(_ index: Int, to line: inout String) {
-            // Field by field: copying a whole card retains a dozen strings and arrays.
-            stylist.append(.dim, hits[index].card.isArchived ? "archive" : hits[index].card.column, paddedTo: columnWidth, to: &line)
-            line += "  "
-            stylist.append(.cyan, hits[index].card.slug, paddedTo: slugWidth, to: &line)
-            line += "  "
-            if let number = hits[index].match.lineNumber {
-                line += hits[index].card.title
-                stylist.append(.dim, "  \(number): ", to: &line)
-            }
-            line += highlighted(hits[index].match, stylist: stylist)
-        }
-        ChunkedText.write(count: hits.count, to: context.output) { range in
-            var text = ""
-            text.reserveCapacity(range.count * 100)
-            for index in range {
-                if let width {
-                    var line = ""
-                    appendResult(index, to: &line)
-                    text += line.truncated(toWidth: width)
-                } else {
-                    appendResult(index, to: &text)
-                }
-                text += "\n"
-            }
-            return text
-        }
+        let renderer = SearchRenderer(hits: hits, stylist: context.stylist, width: context.isOutputTerminal ? context.width : nil)
+        ChunkedText.write(count: hits.count, to: context.output, renderer.lines)
         return hits.isEmpty ? .failure : .success
-    }
-
-    /// The matched line with its matches in bold red, trimmed of leading white space.
-    static func highlighted(_ match: SearchMatch, stylist: Stylist) -> String {
-        guard stylist.isEnabled else {
-            // On bytes when the first kept character is ASCII (no combining mark can join the blank before it).
-            let utf8 = match.line.utf8
-            let start = utf8.firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? utf8.endIndex
-            if start == utf8.endIndex || utf8[start] < 0x80 { return String(match.line[start...]) }
-            return String(match.line.drop { $0 == " " || $0 == "\t" })
-        }
-        var result = ""
-        var cursor = match.line.startIndex
-        for range in match.ranges {
-            result += match.line[cursor..<range.lowerBound]
-            result += stylist.apply(.bold + .red, to: String(match.line[range]))
-            cursor = range.upperBound
-        }
-        result += match.line[cursor...]
-        return String(result.drop { $0 == " " || $0 == "\t" })
     }
 }

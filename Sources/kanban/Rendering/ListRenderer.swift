@@ -24,7 +24,7 @@ struct ListRenderer: Sendable {
                   cards[start].isArchived || cards[end].column == cards[start].column {
                 end += 1
             }
-            counts[Self.heading(cards[start], board: board), default: 0] += end - start
+            counts[Self.heading(isArchived: cards[start].isArchived, column: cards[start].column, board: board), default: 0] += end - start
             start = end
         }
         var slugWidth = 0
@@ -38,17 +38,22 @@ struct ListRenderer: Sendable {
         self.labelTags = labelTags
     }
 
-    private static func heading(_ card: Card, board: Board) -> String {
-        card.isArchived ? "Archive" : board.columnName(card.column)
+    /// Takes the card's fields rather than the card, which a call would copy whole.
+    private static func heading(isArchived: Bool, column: String, board: Board) -> String {
+        isArchived ? "Archive" : board.columnName(column)
     }
 
     /// The lines of the cards `range`, each ending in a line feed, with the headings of the groups starting there.
     func lines(_ range: Range<Int>) -> String {
+        cards.withUnsafeBufferPointer { lines(range, cards: $0) }
+    }
+
+    private func lines(_ range: Range<Int>, cards: UnsafeBufferPointer<Card>) -> String {
         var text = ""
         text.reserveCapacity(range.count * 80)
-        var group = range.lowerBound > 0 ? Self.heading(cards[range.lowerBound - 1], board: board) : nil
+        var group = range.lowerBound > 0 ? Self.heading(isArchived: cards[range.lowerBound - 1].isArchived, column: cards[range.lowerBound - 1].column, board: board) : nil
         for index in range {
-            let heading = Self.heading(cards[index], board: board)
+            let heading = Self.heading(isArchived: cards[index].isArchived, column: cards[index].column, board: board)
             if heading != group {
                 if group != nil { text += "\n" }
                 text += stylist.apply(.bold, to: heading)

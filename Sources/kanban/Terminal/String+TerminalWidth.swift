@@ -5,7 +5,10 @@ extension String {
     /// `Character.terminalWidth` says. Newlines count 0, so measure one line at a time.
     var terminalWidth: Int {
         // Printable ASCII is one column a byte: the common case (slugs, most titles) skips grapheme breaking.
-        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return utf8.count }
+        let printableASCII = utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? bytes.count : nil
+        }
+        if let count = printableASCII ?? (utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? utf8.count : nil) { return count }
         return TerminalTextPiece.pieces(of: self).reduce(0) { $0 + $1.width }
     }
 

@@ -55,7 +55,19 @@ struct Stylist: Hashable, Sendable {
             output += apply(style, to: missing == 0 ? text : text + String(repeating: " ", count: missing))
         } else {
             output += text
-            if missing > 0 { output += String(repeating: " ", count: missing) }
+            Self.appendSpaces(missing, to: &output)
+        }
+    }
+
+    private static let spaces = String(repeating: " ", count: 64)
+
+    /// Appends `count` spaces without building a string of them.
+    private static func appendSpaces(_ count: Int, to output: inout String) {
+        var left = count
+        while left > 0 {
+            let run = min(left, 64)
+            output += spaces[..<spaces.utf8.index(spaces.startIndex, offsetBy: run)]
+            left -= run
         }
     }
 }
