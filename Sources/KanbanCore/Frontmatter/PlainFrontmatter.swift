@@ -24,30 +24,83 @@ enum PlainFrontmatter {
     }
 
     static func read(_ buffer: UnsafeBufferPointer<UInt8>) -> Result? {
+        var entries: [YAMLMapEntry] = []
+        let bodyStart = walk(buffer) { key, value in
+            entries.append(YAMLMapEntry(key: string(buffer, key), value: yamlValue(value, in: buffer)))
+        }
+        return bodyStart.map { Result(entries: entries, bodyStart: $0) }
+    }
+
+    /// A value as it stands in the file.
+    enum Value {
+        /// A plain scalar, whose text is the bytes of the range.
+        case scalar(Range<Int>)
+        /// A flow list: the range between its brackets, whose items are words separated by `, ` (see ``forEachItem(in:of:_:)``).
+        case list(Range<Int>)
+    }
+
+    /// Checks that the frontmatter in `buffer` is plain, calling `visit` with each entry's key range and value in
+    /// file order as it goes; where the body starts, or nil when the frontmatter is not plain (what `visit` saw
+    /// is then to be thrown away). Makes no string or array, so that a caller can build just what it needs.
+    static func walk(_ buffer: UnsafeBufferPointer<UInt8>, _ visit: (Range<Int>, Value) -> Void) -> Int? {
         let count = buffer.count
         guard count >= 8, buffer[0] == dash, buffer[1] == dash, buffer[2] == dash, buffer[3] == lineFeed else { return nil }
         guard UTF8Validation.firstInvalidOffset(in: buffer) == nil else { return nil }
-        var entries: [YAMLMapEntry] = []
-        var keyRanges: [Range<Int>] = []
-        var lineStart = 4
-        while lineStart < count {
-            let lineEnd = lineEnd(in: buffer, from: lineStart)
-            if lineEnd - lineStart == 3, buffer[lineStart] == dash, buffer[lineStart + 1] == dash, buffer[lineStart + 2] == dash {
-                var bodyStart = min(lineEnd + 1, count)
-                if bodyStart < count, buffer[bodyStart] == lineFeed {
-                    bodyStart += 1
-                } else if bodyStart + 1 < count, buffer[bodyStart] == UInt8(ascii: "\r"), buffer[bodyStart + 1] == lineFeed {
-                    bodyStart += 2
+        // The keys seen, to refuse one given twice; more keys than this is not plain enough.
+        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 64) { keys -> Int? in
+            var keyCount = 0
+            var lineStart = 4
+            while lineStart < count {
+                let lineEnd = lineEnd(in: buffer, from: lineStart)
+                if lineEnd - lineStart == 3, buffer[lineStart] == dash, buffer[lineStart + 1] == dash, buffer[lineStart + 2] == dash {
+                    var bodyStart = min(lineEnd + 1, count)
+                    if bodyStart < count, buffer[bodyStart] == lineFeed {
+                        bodyStart += 1
+                    } else if bodyStart + 1 < count, buffer[bodyStart] == UInt8(ascii: "\r"), buffer[bodyStart + 1] == lineFeed {
+                        bodyStart += 2
+                    }
+                    return bodyStart
                 }
-                return Result(entries: entries, bodyStart: bodyStart)
+                guard lineEnd < count, keyCount < keys.count, let (key, value) = entry(in: buffer, from: lineStart, to: lineEnd)
+                else { return nil }
+                for seen in keys[0..<keyCount] where buffer[seen].elementsEqual(buffer[key]) { return nil }
+                keys[keyCount] = key
+                keyCount += 1
+                visit(key, value)
+                lineStart = lineEnd + 1
             }
-            guard lineEnd < count, let (key, value) = entry(in: buffer, from: lineStart, to: lineEnd) else { return nil }
-            for seen in keyRanges where buffer[seen].elementsEqual(buffer[key]) { return nil }
-            keyRanges.append(key)
-            entries.append(YAMLMapEntry(key: string(buffer, key), value: value))
-            lineStart = lineEnd + 1
+            return nil
         }
-        return nil
+    }
+
+    /// Calls `body` with the range of each item of the flow list whose inside (between the brackets) is `list`.
+    static func forEachItem(in buffer: UnsafeBufferPointer<UInt8>, of list: Range<Int>, _ body: (Range<Int>) -> Void) {
+        var index = list.lowerBound
+        while index < list.upperBound {
+            let itemStart = index
+            while index < list.upperBound, buffer[index] != UInt8(ascii: ",") { index += 1 }
+            body(itemStart..<index)
+            index += 2  // past `, `
+        }
+    }
+
+    /// The value as the YAML parser gives it.
+    static func yamlValue(_ value: Value, in buffer: UnsafeBufferPointer<UInt8>) -> YAMLValue {
+        switch value {
+        case .scalar(let range):
+            return .scalar(YAMLScalar(string(buffer, range)))
+        case .list(let range):
+            var items: [YAMLValue] = []
+            forEachItem(in: buffer, of: range) { items.append(.scalar(YAMLScalar(string(buffer, $0)))) }
+            return .list(items)
+        }
+    }
+
+    /// Whether the plain scalar `range` reads as null: `~`, `null`, `Null` or `NULL` (never empty here).
+    static func isNull(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        let text = buffer[range]
+        return text.elementsEqual("~".utf8) || text.elementsEqual("null".utf8) || text.elementsEqual("Null".utf8)
+            || text.elementsEqual("NULL".utf8)
     }
 
     private static let dash = UInt8(ascii: "-")
@@ -62,7 +115,7 @@ enum PlainFrontmatter {
     }
 
     /// The key's range and the value of a `key: value` line, or nil when the line is not that plain.
-    private static func entry(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> (Range<Int>, YAMLValue)? {
+    private static func entry(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> (Range<Int>, Value)? {
         var index = start
         while index < end, isKeyByte(buffer[index]) { index += 1 }
         guard index > start, buffer[start] != dash, index + 2 < end, buffer[index] == UInt8(ascii: ":"),
@@ -70,11 +123,11 @@ enum PlainFrontmatter {
         let key = start..<index
         let valueStart = index + 2
         if buffer[valueStart] == UInt8(ascii: "[") {
-            guard let items = flowList(in: buffer, from: valueStart, to: end) else { return nil }
-            return (key, .list(items))
+            guard isFlowList(buffer, from: valueStart, to: end) else { return nil }
+            return (key, .list((valueStart + 1)..<(end - 1)))
         }
         guard isPlainScalar(buffer, valueStart..<end) else { return nil }
-        return (key, .scalar(YAMLScalar(string(buffer, valueStart..<end))))
+        return (key, .scalar(valueStart..<end))
     }
 
     private static func isKeyByte(_ byte: UInt8) -> Bool {
@@ -106,19 +159,17 @@ enum PlainFrontmatter {
         return true
     }
 
-    /// The items of `[]` or `[a, b]` filling `start..<end`, or nil when it is anything else.
-    private static func flowList(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> [YAMLValue]? {
-        guard buffer[end - 1] == UInt8(ascii: "]") else { return nil }
-        var items: [YAMLValue] = []
+    /// Whether `start..<end` is `[]` or `[a, b]` with items of word bytes separated by `, `.
+    private static func isFlowList(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
+        guard buffer[end - 1] == UInt8(ascii: "]") else { return false }
         var index = start + 1
-        if index == end - 1 { return items }
+        if index == end - 1 { return true }
         while true {
             let itemStart = index
             while index < end - 1, isWordByte(buffer[index]) { index += 1 }
-            guard index > itemStart, buffer[itemStart] != UInt8(ascii: "."), buffer[itemStart] != dash else { return nil }
-            items.append(.scalar(YAMLScalar(string(buffer, itemStart..<index))))
-            if index == end - 1 { return items }
-            guard index + 2 < end - 1, buffer[index] == UInt8(ascii: ","), buffer[index + 1] == space else { return nil }
+            guard index > itemStart, buffer[itemStart] != UInt8(ascii: "."), buffer[itemStart] != dash else { return false }
+            if index == end - 1 { return true }
+            guard index + 2 < end - 1, buffer[index] == UInt8(ascii: ","), buffer[index + 1] == space else { return false }
             index += 2
         }
     }
@@ -129,7 +180,7 @@ enum PlainFrontmatter {
             || byte == dash
     }
 
-    private static func string(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    static func string(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
     }
 }

@@ -14,6 +14,10 @@ extension CardQuery {
     /// that are a single word of letters and digits, which no YAML quoting or folding can split: such a word must
     /// occur in the bytes, or in the file name (a card without a title takes it from there).
     func mightMatch(_ file: CardFile, bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { mightMatch(file, bytes: $0) }
+    }
+
+    func mightMatch(_ file: CardFile, bytes buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         guard pattern == nil else { return true }
         for term in terms where !term.isNegated {
             if term.field == .column, let column = file.directoryColumn {
@@ -22,28 +26,28 @@ extension CardQuery {
         }
         let judged = byteLevel.quickLookTerms
         guard !judged.isEmpty else { return true }
-        return bytes.withUnsafeBufferPointer { buffer in
-            guard ASCIIText.isASCII(buffer, without: UInt8(ascii: "\\")) else { return true }
-            for term in judged where !ASCIIText.contains(buffer, term.folded) {
-                guard term.field != .label, ASCIIText.contains(file.slug, term.folded) else { return false }
-            }
-            return true
+        guard ASCIIText.isASCII(buffer, without: UInt8(ascii: "\\")) else { return true }
+        for term in judged where !ASCIIText.contains(buffer, term.folded) {
+            guard term.field != .label, ASCIIText.contains(file.slug, term.folded) else { return false }
         }
+        return true
     }
 
     /// Whether the card matches, and where, with its body taken from `bytes` (the file) from `bodyOffset`.
     func match(_ card: Card, bytes: [UInt8], bodyOffset: Int) -> SearchMatch? {
-        bytes.withUnsafeBufferPointer { buffer in
-            let body = UnsafeBufferPointer(rebasing: buffer[min(bodyOffset, buffer.count)...])
-            if pattern == nil, let answer = asciiMatch(card, body: body) { return answer }
-            return match(card, body: card.body ?? FrontmatterDocument.body(body))
-        }
+        bytes.withUnsafeBufferPointer { match(card, bytes: $0, bodyOffset: bodyOffset) }
+    }
+
+    func match(_ card: Card, bytes buffer: UnsafeBufferPointer<UInt8>, bodyOffset: Int) -> SearchMatch? {
+        let body = UnsafeBufferPointer(rebasing: buffer[min(bodyOffset, buffer.count)...])
+        if pattern == nil, let answer = asciiMatch(card, body: body) { return answer }
+        return match(card, body: card.body ?? FrontmatterDocument.body(body))
     }
 
     /// The match worked out on bytes, when the card and the query are ASCII and the body has no carriage
     /// return; nil when that cannot be done (the answer itself is a `SearchMatch?`).
     private func asciiMatch(_ card: Card, body: UnsafeBufferPointer<UInt8>) -> SearchMatch?? {
-        func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
+        func isASCII(_ text: String) -> Bool { text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? false }
         guard byteLevel.isASCII, ASCIIText.isASCII(body, without: 0x0D), isASCII(card.title), isASCII(card.column),
               card.labels.allSatisfy(isASCII) else { return nil }
         func equal(_ text: String, _ needle: [UInt8]) -> Bool {
@@ -61,9 +65,8 @@ extension CardQuery {
             }
             if holds == term.isNegated { return .some(nil) }
         }
-        let title = Array(card.title.utf8)
         let needles = byteLevel.needles
-        /// The line's matches as ranges of its string.
+        /// The line's matches as ranges of its string, in order and merged where they overlap.
         func matches(in line: UnsafeBufferPointer<UInt8>) -> (String, [Range<String.Index>])? {
             var offsets: [Range<Int>] = []
             for needle in needles {
@@ -74,26 +77,32 @@ extension CardQuery {
                 }
             }
             guard !offsets.isEmpty else { return nil }
+            offsets = ASCIIText.merged(offsets)
             let text = String(decoding: line, as: UTF8.self)
             let utf8 = text.utf8
             return (text, offsets.map { utf8.index(utf8.startIndex, offsetBy: $0.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: $0.upperBound) })
         }
-        if let (line, ranges) = title.withUnsafeBufferPointer({ matches(in: $0) }) {
-            return .some(SearchMatch(line: line, lineNumber: nil, ranges: merged(ranges)))
+        var title = card.title
+        if let (line, ranges) = title.withUTF8({ matches(in: $0) }) {
+            return .some(SearchMatch(line: line, lineNumber: nil, ranges: ranges))
         }
         // The first body line holding a word is the line of the earliest occurrence of any of them.
-        guard let first = needles.compactMap({ ASCIIText.firstRange(of: $0, in: body, from: 0)?.lowerBound }).min() else {
+        var first = body.count
+        for needle in needles {
+            if let found = ASCIIText.firstRange(of: needle, in: UnsafeBufferPointer(rebasing: body[0..<min(body.count, first + needle.count)]), from: 0) {
+                first = min(first, found.lowerBound)
+            }
+        }
+        guard first < body.count else {
             return .some(SearchMatch(line: card.title, lineNumber: nil, ranges: []))
         }
-        var lineStart = first
-        while lineStart > 0, body[lineStart - 1] != 0x0A { lineStart -= 1 }
-        var lineEnd = first
-        while lineEnd < body.count, body[lineEnd] != 0x0A { lineEnd += 1 }
-        let lineNumber = 1 + UnsafeBufferPointer(rebasing: body[0..<lineStart]).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        let lineStart = ASCIIText.lineStart(in: body, before: first)
+        let lineEnd = ASCIIText.lineEnd(in: body, from: first)
+        let lineNumber = 1 + ASCIIText.count(0x0A, in: UnsafeBufferPointer(rebasing: body[0..<lineStart]))
         guard let (line, ranges) = matches(in: UnsafeBufferPointer(rebasing: body[lineStart..<lineEnd])) else {
             return .some(SearchMatch(line: card.title, lineNumber: nil, ranges: []))  // not reached: the line holds a word
         }
-        return .some(SearchMatch(line: line, lineNumber: lineNumber, ranges: merged(ranges)))
+        return .some(SearchMatch(line: line, lineNumber: lineNumber, ranges: ranges))
     }
 }
 
@@ -131,6 +140,48 @@ enum ASCIIText {
     static func contains(_ haystack: String, _ needle: [UInt8]) -> Bool {
         var text = haystack
         return text.withUTF8 { contains($0, needle) }
+    }
+
+    /// Sorted, with overlapping or touching ranges joined.
+    static func merged(_ ranges: [Range<Int>]) -> [Range<Int>] {
+        // Usually one word found once, or words apart in order: nothing to do.
+        if zip(ranges, ranges.dropFirst()).allSatisfy({ $0.upperBound < $1.lowerBound }) { return ranges }
+        var result: [Range<Int>] = []
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = result.last, range.lowerBound <= last.upperBound {
+                result[result.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                result.append(range)
+            }
+        }
+        return result
+    }
+
+    /// Where the line holding `offset` starts: just past the line feed before it, or 0.
+    static func lineStart(in bytes: UnsafeBufferPointer<UInt8>, before offset: Int) -> Int {
+        var start = offset
+        while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
+        return start
+    }
+
+    /// Where the line holding `offset` ends: at the next line feed, or the end.
+    static func lineEnd(in bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int {
+        guard let base = bytes.baseAddress, offset < bytes.count, let found = memchr(base + offset, 0x0A, bytes.count - offset) else {
+            return bytes.count
+        }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// How many times `byte` occurs.
+    static func count(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        var count = 0
+        var index = 0
+        while index < bytes.count, let found = memchr(base + index, Int32(byte), bytes.count - index) {
+            count += 1
+            index = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+        }
+        return count
     }
 
     /// Whether every byte is ASCII and none is `excluded`, checked eight bytes at a time.

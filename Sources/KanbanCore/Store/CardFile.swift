@@ -18,28 +18,55 @@ package struct CardFile: Sendable, Hashable {
     /// anything else not ending in `.md` is not a card either.
     package static func isCardFileName(_ name: String) -> Bool {
         var name = name
-        return name.withUTF8 { bytes in
-            let count = bytes.count
-            guard count > 3, bytes[count - 3] == UInt8(ascii: "."), bytes[count - 2] == UInt8(ascii: "m"),
-                  bytes[count - 1] == UInt8(ascii: "d"), bytes[0] != UInt8(ascii: "."), bytes[0] != UInt8(ascii: "#")
-            else { return false }
-            // JetBrains' safe-write files (`x.md___jb_tmp___`) end otherwise, but say so anywhere.
-            let marker = "___jb_".utf8
-            guard count >= marker.count else { return true }
-            return !(0...(count - marker.count)).contains { start in
-                bytes[start] == UInt8(ascii: "_") && bytes[start..<(start + marker.count)].elementsEqual(marker)
-            }
+        return name.withUTF8(isCardFileName)
+    }
+
+    /// The same for a name given as its bytes.
+    package static func isCardFileName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        guard count > 3, bytes[count - 3] == UInt8(ascii: "."), bytes[count - 2] == UInt8(ascii: "m"),
+              bytes[count - 1] == UInt8(ascii: "d"), bytes[0] != UInt8(ascii: "."), bytes[0] != UInt8(ascii: "#")
+        else { return false }
+        // JetBrains' safe-write files (`x.md___jb_tmp___`) end otherwise, but say so anywhere.
+        let marker = "___jb_".utf8
+        guard count >= marker.count else { return true }
+        return !(0...(count - marker.count)).contains { start in
+            bytes[start] == UInt8(ascii: "_") && bytes[start..<(start + marker.count)].elementsEqual(marker)
         }
+    }
+
+    /// The card file named `name` (its bytes, which end in `.md`) in the column directory whose path relative to
+    /// the board is `directory` (`cards/<column>`): what ``active(name:column:)`` gives, made straight from the
+    /// bytes a listing gives.
+    static func active(name: UnsafeBufferPointer<UInt8>, column: String, directory: String) -> CardFile {
+        var path = directory
+        path.reserveCapacity(directory.utf8.count + 1 + name.count)
+        path += "/"
+        path += String(decoding: name, as: UTF8.self)
+        return CardFile(path: path, slug: String(decoding: UnsafeBufferPointer(rebasing: name.dropLast(3)), as: UTF8.self),
+                        directoryColumn: column, archivedOn: nil)
     }
 
     /// The card file for `name` in column directory `column`.
     package static func active(name: String, column: String) -> CardFile {
-        CardFile(path: "cards/\(column)/\(name)", slug: String(name.dropLast(3)), directoryColumn: column, archivedOn: nil)
+        // Built by appending, not interpolating: a board load makes one for each of its files.
+        var path = "cards/"
+        path.reserveCapacity(7 + column.utf8.count + name.utf8.count)
+        path += column
+        path += "/"
+        path += name
+        return CardFile(path: path, slug: stem(name), directoryColumn: column, archivedOn: nil)
+    }
+
+    /// The name without its last three bytes, `.md`.
+    private static func stem(_ name: String) -> String {
+        var name = name
+        return name.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0.dropLast(3)), as: UTF8.self) }
     }
 
     /// The card file for `name` in `archive/`: `YYYY-MM-DD-slug.md`, or a plain `slug.md` put there by hand.
     package static func archived(name: String) -> CardFile {
-        let stem = String(name.dropLast(3))
+        let stem = stem(name)
         let bytes = Array(stem.utf8)
         func digit(_ index: Int) -> Bool { bytes[index] >= 0x30 && bytes[index] <= 0x39 }
         if bytes.count > 11, (0..<4).allSatisfy(digit), bytes[4] == UInt8(ascii: "-"), digit(5), digit(6),
@@ -67,16 +94,73 @@ package enum CardReader {
 
     /// The card when its frontmatter is of the plainest kind (``PlainFrontmatter``), has a `title` key, and its
     /// known keys hold what they should; nil otherwise, and ``read(_:file:includeBody:)`` then says what the card
-    /// is, or what is wrong. For loading many cards: it skips the YAML parser and the lossless document.
-    /// Also returns the offset where the body starts.
+    /// is, or what is wrong. For loading many cards: it skips the YAML parser and the lossless document, and makes
+    /// only the strings the card keeps. Also returns the offset where the body starts.
+    ///
+    /// What it gives is exactly what ``read(_:file:includeBody:)`` gives (tests compare the two on many files).
     static func readPlain(_ bytes: [UInt8], file: CardFile, includeBody: Bool) -> (card: Card, bodyOffset: Int)? {
-        bytes.withUnsafeBufferPointer { buffer -> (card: Card, bodyOffset: Int)? in
-            guard let plain = PlainFrontmatter.read(buffer), plain.entries.contains(where: { $0.key == "title" }) else { return nil }
-            let card = try? card(entries: plain.entries, hasFrontmatter: true, file: file, includeBody: includeBody,
-                                 body: { FrontmatterDocument.body(UnsafeBufferPointer(rebasing: buffer[plain.bodyStart...])) },
-                                 location: { _ in SourceLocation(path: file.path) })
-            return card.map { ($0, plain.bodyStart) }
+        bytes.withUnsafeBufferPointer { readPlain($0, file: file, includeBody: includeBody) }
+    }
+
+    static func readPlain(_ buffer: UnsafeBufferPointer<UInt8>, file: CardFile, includeBody: Bool) -> (card: Card, bodyOffset: Int)? {
+        /// A known key's single value: nil for null, the value's range otherwise; a list makes the card not plain.
+        func scalar(_ value: PlainFrontmatter.Value) -> Range<Int>?? {
+            guard case .scalar(let range) = value else { return nil }
+            return PlainFrontmatter.isNull(buffer, range) ? .some(nil) : range
         }
+        func string(_ range: Range<Int>?) -> String? {
+            range.map { PlainFrontmatter.string(buffer, $0) }
+        }
+        var title: Range<Int>??
+        var column: Range<Int>?
+        var position: Range<Int>?
+        var created: Date?
+        var modified: Date?
+        var labels: [String] = []
+        var fields: [YAMLMapEntry] = []
+        var isPlain = true
+        let bodyStart = PlainFrontmatter.walk(buffer) { key, value in
+            guard isPlain else { return }
+            let name = buffer[key]
+            if name.elementsEqual("title".utf8) {
+                guard let text = scalar(value) else { return isPlain = false }
+                title = .some(text)
+            } else if name.elementsEqual("column".utf8) {
+                guard let text = scalar(value) else { return isPlain = false }
+                column = text
+            } else if name.elementsEqual("position".utf8) {
+                guard let text = scalar(value) else { return isPlain = false }
+                position = text
+            } else if name.elementsEqual("created".utf8) || name.elementsEqual("modified".utf8) {
+                guard let text = scalar(value) else { return isPlain = false }
+                guard let text else { return }
+                guard let date = ISO8601.date(from: UnsafeBufferPointer(rebasing: buffer[text])) else { return isPlain = false }
+                if name.count == 7 { created = date } else { modified = date }
+            } else if name.elementsEqual("labels".utf8) {
+                switch value {
+                case .scalar(let range):
+                    if !PlainFrontmatter.isNull(buffer, range) { labels = [PlainFrontmatter.string(buffer, range)] }
+                case .list(let range):
+                    PlainFrontmatter.forEachItem(in: buffer, of: range) { labels.append(PlainFrontmatter.string(buffer, $0)) }
+                }
+            } else {
+                fields.append(YAMLMapEntry(key: PlainFrontmatter.string(buffer, key), value: PlainFrontmatter.yamlValue(value, in: buffer)))
+            }
+        }
+        guard let bodyStart, isPlain, let title else { return nil }
+        var bodyText: String?
+        var titleText = string(title) ?? ""
+        if titleText.isEmpty || includeBody {
+            let text = FrontmatterDocument.body(UnsafeBufferPointer(rebasing: buffer[bodyStart...]))
+            if includeBody { bodyText = text }
+            if titleText.isEmpty { titleText = heading(in: text) ?? titleFromSlug(file.slug) }
+        }
+        let columnField = string(column)
+        let card = Card(
+            slug: file.slug, title: titleText, column: file.directoryColumn ?? columnField ?? "", columnField: columnField,
+            position: string(position), created: created, modified: modified, labels: labels, fields: fields, path: file.path,
+            isArchived: file.isArchived, archivedOn: file.archivedOn, hasFrontmatter: true, body: bodyText)
+        return (card, bodyStart)
     }
 
     static func card(from document: FrontmatterDocument, file: CardFile, includeBody: Bool) throws(KanbanError) -> Card {

@@ -32,6 +32,10 @@ enum CardLoader {
 
     /// The card in `bytes`, the contents of `file`, with what the checks notice about it.
     static func loadOne(_ file: CardFile, bytes: [UInt8], includeBodies: Bool, labels: Set<String>?) -> LoadedCard {
+        bytes.withUnsafeBufferPointer { loadOne(file, bytes: $0, includeBodies: includeBodies, labels: labels) }
+    }
+
+    static func loadOne(_ file: CardFile, bytes: UnsafeBufferPointer<UInt8>, includeBodies: Bool, labels: Set<String>?) -> LoadedCard {
         let markerLine = conflictMarkerLine(in: bytes)
         // Most cards are plain and have nothing to report: read those without the YAML parser.
         if markerLine == nil, let plain = CardReader.readPlain(bytes, file: file, includeBody: includeBodies),
@@ -39,7 +43,7 @@ enum CardLoader {
             return LoadedCard(card: plain.card, diagnostics: [], bodyOffset: plain.bodyOffset)
         }
         do {
-            let (card, document) = try CardReader.read(bytes, file: file, includeBody: includeBodies)
+            let (card, document) = try CardReader.read(Array(bytes), file: file, includeBody: includeBodies)
             var diagnostics: [Diagnostic] = []
             if let markerLine {
                 diagnostics.append(Diagnostic(.error, .conflictMarkers, at: SourceLocation(path: file.path, line: markerLine, column: 1),
@@ -96,20 +100,22 @@ enum CardLoader {
 
     /// The 1-based line of the first `<<<<<<< ` marker at the start of a line, if any.
     static func conflictMarkerLine(in bytes: [UInt8]) -> Int? {
-        bytes.withUnsafeBufferPointer { buffer -> Int? in
-            guard let base = buffer.baseAddress else { return nil }
-            let count = buffer.count
-            var index = 0
-            // Jump from one `<` to the next with memchr; only a `<` at the start of a line can open a marker.
-            while index < count, let found = memchr(base + index, Int32(UInt8(ascii: "<")), count - index) {
-                let start = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                if (start == 0 || base[start - 1] == 0x0A) && isMarker(buffer, at: start) {
-                    return 1 + UnsafeBufferPointer(rebasing: buffer[0..<start]).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-                }
-                index = start + 1
+        bytes.withUnsafeBufferPointer { conflictMarkerLine(in: $0) }
+    }
+
+    static func conflictMarkerLine(in buffer: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = buffer.baseAddress else { return nil }
+        let count = buffer.count
+        var index = 0
+        // Jump from one `<` to the next with memchr; only a `<` at the start of a line can open a marker.
+        while index < count, let found = memchr(base + index, Int32(UInt8(ascii: "<")), count - index) {
+            let start = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if (start == 0 || base[start - 1] == 0x0A) && isMarker(buffer, at: start) {
+                return 1 + UnsafeBufferPointer(rebasing: buffer[0..<start]).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
             }
-            return nil
+            index = start + 1
         }
+        return nil
     }
 
     /// Whether seven `<` start at `start`, followed by a space, a line end or the end of the file.

@@ -42,9 +42,9 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
     /// Decides about each entry that is not a plain file.
     var admit: @Sendable (FileSystem.Entry, CardFile) -> CardAdmission
     /// Looks at a file's bytes before it is parsed: false leaves it out, unparsed and unreported.
-    var prefilter: @Sendable (CardFile, [UInt8]) -> Bool = { _, _ in true }
+    var prefilter: @Sendable (CardFile, UnsafeBufferPointer<UInt8>) -> Bool = { _, _ in true }
     /// Looks at each card that loaded, with its file's bytes and where its body starts in them: nil leaves it out.
-    var inspect: @Sendable (Card, [UInt8], Int) -> Extra?
+    var inspect: @Sendable (Card, UnsafeBufferPointer<UInt8>, Int) -> Extra?
     /// Makes a result from a card and its extra.
     var assemble: @Sendable (consuming Card, consuming Extra) -> Item
 
@@ -122,11 +122,13 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         }
         var files: [CardFile] = []
         var diagnostics: [Diagnostic] = []
-        for entry in try directory.entries() where CardFile.isCardFileName(entry.name) {
-            let file = source.column.map { CardFile.active(name: entry.name, column: $0) } ?? CardFile.archived(name: entry.name)
-            switch entry.kind == .file ? .read : admit(entry, file) {
+        try directory.forEachEntry { name, kind in
+            guard CardFile.isCardFileName(name) else { return }
+            let file = source.column.map { CardFile.active(name: name, column: $0, directory: source.path) }
+                ?? CardFile.archived(name: String(decoding: name, as: UTF8.self))
+            switch kind == .file ? .read : admit(FileSystem.Entry(name: String(decoding: name, as: UTF8.self), kind: kind), file) {
             case .read: files.append(file)
-            case .skip: continue
+            case .skip: return
             case .refuse(let diagnostic): diagnostics.append(diagnostic)
             }
         }
@@ -172,35 +174,40 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         for index in chunk.files {
             let file = listing.files[index]
             let slot = chunk.base + index - chunk.files.lowerBound
-            let bytes: [UInt8]
             do throws(KanbanError) {
                 guard let directory = listing.directory else { throw KanbanError(.fileSystem, "directory went away") }
-                bytes = try directory.readFile(file.path, nameOffset: listing.nameOffset, fullPath: root + "/" + file.path, scratch: scratch)
+                try directory.withContents(of: file.path, nameOffset: listing.nameOffset, fullPath: root + "/" + file.path, scratch: scratch) { bytes in
+                    load(file, bytes: bytes, slot: slot, nameOffset: listing.nameOffset, into: slots, extras: extras, keys: keys, report: &report)
+                }
             } catch {
                 keys.initialize(slot, to: SortKey(failedSlot: slot))
                 report.diagnostics += CardLoader.unreadable(file, error).diagnostics
-                continue
             }
-            guard prefilter(file, bytes) else {
-                keys.initialize(slot, to: SortKey(failedSlot: slot))
-                continue
-            }
-            let loaded = CardLoader.loadOne(file, bytes: bytes, includeBodies: includeBodies, labels: labels)
-            guard let card = loaded.card else {
-                keys.initialize(slot, to: SortKey(failedSlot: slot))
-                report.diagnostics += loaded.diagnostics
-                continue
-            }
-            guard let extra = inspect(card, bytes, loaded.bodyOffset) else {
-                keys.initialize(slot, to: SortKey(failedSlot: slot))
-                continue
-            }
-            keys.initialize(slot, to: SortKey(card, slot: slot, skipping: listing.nameOffset))
-            slots.initialize(slot, to: card)
-            extras.initialize(slot, to: extra)
-            report.findings += loaded.diagnostics
         }
         return report
+    }
+
+    /// Loads one file, `bytes`, into `slot`.
+    private func load(_ file: CardFile, bytes: UnsafeBufferPointer<UInt8>, slot: Int, nameOffset: Int, into slots: Slots<Card>,
+                      extras: Slots<Extra>, keys: Slots<SortKey>, report: inout ChunkReport) {
+        guard prefilter(file, bytes) else {
+            keys.initialize(slot, to: SortKey(failedSlot: slot))
+            return
+        }
+        let loaded = CardLoader.loadOne(file, bytes: bytes, includeBodies: includeBodies, labels: labels)
+        guard let card = loaded.card else {
+            keys.initialize(slot, to: SortKey(failedSlot: slot))
+            report.diagnostics += loaded.diagnostics
+            return
+        }
+        guard let extra = inspect(card, bytes, loaded.bodyOffset) else {
+            keys.initialize(slot, to: SortKey(failedSlot: slot))
+            return
+        }
+        keys.initialize(slot, to: SortKey(card, slot: slot, skipping: nameOffset))
+        slots.initialize(slot, to: card)
+        extras.initialize(slot, to: extra)
+        report.findings += loaded.diagnostics
     }
 
     // MARK: Sorting

@@ -214,6 +214,14 @@ extension FileSystem {
 
         /// The entries except `.` and `..`, in `readdir` order.
         func entries() throws(KanbanError) -> [Entry] {
+            var result: [Entry] = []
+            try forEachEntry { name, kind in result.append(Entry(name: String(decoding: name, as: UTF8.self), kind: kind)) }
+            return result
+        }
+
+        /// Calls `body` with the name (its bytes, in place) and kind of each entry except `.` and `..`, in
+        /// `readdir` order, making no string: a board's load lists every card file.
+        func forEachEntry(_ body: (UnsafeBufferPointer<UInt8>, EntryKind) -> Void) throws(KanbanError) {
             // A duplicate, because closedir closes the descriptor it was given.
             let copy = retrying { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
             guard copy >= 0, let stream = fdopendir(copy) else {
@@ -223,25 +231,23 @@ extension FileSystem {
             }
             defer { closedir(stream) }
             rewinddir(stream)
-            var result: [Entry] = []
             while let entry = readdir(stream) {
-                let name = String(cString: entry.name)
-                if name == "." || name == ".." { continue }
+                let bytes = UnsafeRawPointer(entry.name).assumingMemoryBound(to: UInt8.self)
+                if bytes[0] == 0x2E && (bytes[1] == 0 || (bytes[1] == 0x2E && bytes[2] == 0)) { continue }  // `.`, `..`
                 let kind: EntryKind
                 switch Int32(entry.pointee.d_type) {
                 case Int32(DT_REG): kind = .file
                 case Int32(DT_DIR): kind = .directory
                 case Int32(DT_LNK): kind = .symbolicLink
-                case Int32(DT_UNKNOWN): kind = self.kind(of: name) ?? .other
+                case Int32(DT_UNKNOWN): kind = self.kind(of: entry.name) ?? .other
                 default: kind = .other
                 }
-                result.append(Entry(name: name, kind: kind))
+                body(UnsafeBufferPointer(start: bytes, count: strlen(entry.name)), kind)
             }
-            return result
         }
 
         /// The kind of the entry `name`, not following a link.
-        func kind(of name: String) -> EntryKind? {
+        func kind(of name: UnsafePointer<CChar>) -> EntryKind? {
             var info = stat()
             guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
             return FileSystem.kind(mode: info.st_mode)
@@ -257,6 +263,24 @@ extension FileSystem {
             guard opened >= 0 else { throw error("read", fullPath(), errno: errno) }
             defer { close(opened) }
             return try readAll(opened, path: fullPath(), scratch: scratch)
+        }
+
+        /// Calls `body` with the bytes of the file that ``readFile(_:nameOffset:fullPath:scratch:)`` reads, read into
+        /// `scratch` when they fit, so that no array is made for them; the bytes are valid only during the call.
+        func withContents<Result>(of relativePath: String, nameOffset: Int, fullPath: @autoclosure () -> String, scratch: ReadBuffer,
+                                  _ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(KanbanError) -> Result {
+            let opened = relativePath.withCString { path in
+                retrying { openat(descriptor, path + nameOffset, O_RDONLY | O_CLOEXEC) }
+            }
+            guard opened >= 0 else { throw error("read", fullPath(), errno: errno) }
+            defer { close(opened) }
+            let count = retrying { read(opened, scratch.base, scratch.capacity) }
+            if count < 0 { throw error("read", fullPath(), errno: errno) }
+            let first = UnsafeBufferPointer(start: scratch.base.assumingMemoryBound(to: UInt8.self), count: count)
+            // A short read of a regular file is its end.
+            if count < scratch.capacity { return body(first) }
+            let bytes = Array(first) + (try readAll(opened, path: fullPath(), scratch: scratch))
+            return bytes.withUnsafeBufferPointer(body)
         }
     }
 }

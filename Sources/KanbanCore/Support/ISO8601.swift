@@ -12,6 +12,11 @@ package enum ISO8601 {
         return text.withUTF8 { parse(UnsafeBufferPointer(rebasing: $0[...])) }
     }
 
+    /// The date in `bytes` (UTF-8 text), or `nil` when it is not an ISO 8601 date or timestamp.
+    static func date(from bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        parse(bytes)
+    }
+
     /// `2026-01-05T10:00:00Z` in UTC; fractional seconds are written as milliseconds only when present.
     package static func string(from date: Date) -> String {
         let interval = date.timeIntervalSince1970
