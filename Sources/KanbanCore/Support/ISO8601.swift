@@ -30,10 +30,33 @@ package enum ISO8601 {
             days -= 1
         }
         let (year, month, day) = civil(fromDays: days)
+        let hasMilliseconds = milliseconds > 0 && milliseconds < 1000
+        if (0...9999).contains(year) {
+            // Digits written in place: `list --json` writes two timestamps for each of many cards.
+            let length = hasMilliseconds ? 24 : 20
+            return String(unsafeUninitializedCapacity: length) { buffer in
+                func put(_ value: Int64, _ width: Int, at offset: Int, then separator: UInt8) {
+                    var rest = value
+                    for index in (offset..<(offset + width)).reversed() {
+                        buffer[index] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                        rest /= 10
+                    }
+                    buffer[offset + width] = separator
+                }
+                put(year, 4, at: 0, then: UInt8(ascii: "-"))
+                put(month, 2, at: 5, then: UInt8(ascii: "-"))
+                put(day, 2, at: 8, then: UInt8(ascii: "T"))
+                put(secondOfDay / 3600, 2, at: 11, then: UInt8(ascii: ":"))
+                put(secondOfDay / 60 % 60, 2, at: 14, then: UInt8(ascii: ":"))
+                put(secondOfDay % 60, 2, at: 17, then: hasMilliseconds ? UInt8(ascii: ".") : UInt8(ascii: "Z"))
+                if hasMilliseconds { put(Int64(milliseconds), 3, at: 20, then: UInt8(ascii: "Z")) }
+                return length
+            }
+        }
         var result = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
         result += pad(Int64(secondOfDay / 3600), 2) + ":" + pad(Int64(secondOfDay / 60 % 60), 2) + ":"
         result += pad(Int64(secondOfDay % 60), 2)
-        if milliseconds > 0 && milliseconds < 1000 { result += "." + pad(Int64(milliseconds), 3) }
+        if hasMilliseconds { result += "." + pad(Int64(milliseconds), 3) }
         return result + "Z"
     }
 
