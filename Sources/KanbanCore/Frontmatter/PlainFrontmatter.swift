@@ -98,6 +98,7 @@ enum PlainFrontmatter {
 
     /// Whether the plain scalar `range` reads as null: `~`, `null`, `Null` or `NULL` (never empty here).
     static func isNull(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard range.count == 1 || range.count == 4 else { return false }
         let text = buffer[range]
         return text.elementsEqual("~".utf8) || text.elementsEqual("null".utf8) || text.elementsEqual("Null".utf8)
             || text.elementsEqual("NULL".utf8)

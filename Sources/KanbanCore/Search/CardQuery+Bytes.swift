@@ -206,27 +206,43 @@ enum ASCIIText {
     }
 
     /// The first occurrence of `needle` at or after `start`, ignoring ASCII case in the haystack.
+    ///
+    /// Candidates for the needle's first byte are found eight bytes at a time: OR-ing 0x20 into a byte folds an
+    /// uppercase letter onto its lowercase one and nothing else onto it, so a letter is one comparison per word.
     static func firstRange(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
         guard !needle.isEmpty else { return start..<start }
         guard let base = haystack.baseAddress, haystack.count - start >= needle.count else { return nil }
         let first = needle[0]
-        let firstUpper = first >= 0x61 && first <= 0x7A ? first - 0x20 : first
+        let isLetter = first >= 0x61 && first <= 0x7A
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let fold = isLetter ? ones &* 0x20 : 0
+        let pattern = ones &* UInt64(first)
         let last = haystack.count - needle.count
-        /// The next offset from `offset` up to `last` holding `byte`, found with memchr; past `last` when none.
-        func next(_ byte: UInt8, from offset: Int) -> Int {
-            guard offset <= last, let found = memchr(base + offset, Int32(byte), last + 1 - offset) else { return last + 1 }
-            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-        }
-        var nextLower = next(first, from: start)
-        var nextUpper = firstUpper == first ? last + 1 : next(firstUpper, from: start)
-        while true {
-            let index = min(nextLower, nextUpper)
-            guard index <= last else { return nil }
+        var index = start
+        /// Whether the needle is at `candidate`.
+        func isMatch(at candidate: Int) -> Bool {
             var offset = 1
-            while offset < needle.count && lower(haystack[index + offset]) == needle[offset] { offset += 1 }
-            if offset == needle.count { return index..<(index + needle.count) }
-            if index == nextLower { nextLower = next(first, from: index + 1) }
-            if index == nextUpper { nextUpper = next(firstUpper, from: index + 1) }
+            while offset < needle.count && lower(base[candidate + offset]) == needle[offset] { offset += 1 }
+            return offset == needle.count
         }
+        while index + 8 <= last + 1 {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let matched = (word | fold) ^ pattern
+            // The lowest flagged byte is a zero byte of `matched` (flags above it may be false): check it, go on after it.
+            let flags = (matched &- ones) & ~matched & highs
+            if flags == 0 {
+                index += 8
+                continue
+            }
+            let candidate = index + flags.trailingZeroBitCount / 8
+            if isMatch(at: candidate) { return candidate..<(candidate + needle.count) }
+            index = candidate + 1
+        }
+        while index <= last {
+            if (isLetter ? base[index] | 0x20 : base[index]) == first, isMatch(at: index) { return index..<(index + needle.count) }
+            index += 1
+        }
+        return nil
     }
 }

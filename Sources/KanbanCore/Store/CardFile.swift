@@ -121,29 +121,29 @@ package enum CardReader {
         var isPlain = true
         let bodyStart = PlainFrontmatter.walk(buffer) { key, value in
             guard isPlain else { return }
-            let name = buffer[key]
-            if name.elementsEqual("title".utf8) {
+            switch KnownKey(buffer[key]) {
+            case .title:
                 guard let text = scalar(value) else { return isPlain = false }
                 title = .some(text)
-            } else if name.elementsEqual("column".utf8) {
+            case .column:
                 guard let text = scalar(value) else { return isPlain = false }
                 column = text
-            } else if name.elementsEqual("position".utf8) {
+            case .position:
                 guard let text = scalar(value) else { return isPlain = false }
                 position = text
-            } else if name.elementsEqual("created".utf8) || name.elementsEqual("modified".utf8) {
+            case .created, .modified:
                 guard let text = scalar(value) else { return isPlain = false }
                 guard let text else { return }
                 guard let date = ISO8601.date(from: UnsafeBufferPointer(rebasing: buffer[text])) else { return isPlain = false }
-                if name.count == 7 { created = date } else { modified = date }
-            } else if name.elementsEqual("labels".utf8) {
+                if key.count == 7 { created = date } else { modified = date }
+            case .labels:
                 switch value {
                 case .scalar(let range):
                     if !PlainFrontmatter.isNull(buffer, range) { labels = [PlainFrontmatter.string(buffer, range)] }
                 case .list(let range):
                     PlainFrontmatter.forEachItem(in: buffer, of: range) { labels.append(PlainFrontmatter.string(buffer, $0)) }
                 }
-            } else {
+            case nil:
                 fields.append(YAMLMapEntry(key: PlainFrontmatter.string(buffer, key), value: PlainFrontmatter.yamlValue(value, in: buffer)))
             }
         }
@@ -161,6 +161,26 @@ package enum CardReader {
             position: string(position), created: created, modified: modified, labels: labels, fields: fields, path: file.path,
             isArchived: file.isArchived, archivedOn: file.archivedOn, hasFrontmatter: true, body: bodyText)
         return (card, bodyStart)
+    }
+
+    /// The keys ``Card/knownKeys`` names, told apart by their bytes.
+    private enum KnownKey {
+        case title, column, position, created, modified, labels
+
+        init?(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
+            func equals(_ text: StaticString) -> Bool {
+                bytes.count == text.utf8CodeUnitCount && memcmp(bytes.base.baseAddress! + bytes.startIndex, text.utf8Start, bytes.count) == 0
+            }
+            switch bytes.first {
+            case UInt8(ascii: "t") where equals("title"): self = .title
+            case UInt8(ascii: "c") where equals("column"): self = .column
+            case UInt8(ascii: "c") where equals("created"): self = .created
+            case UInt8(ascii: "p") where equals("position"): self = .position
+            case UInt8(ascii: "m") where equals("modified"): self = .modified
+            case UInt8(ascii: "l") where equals("labels"): self = .labels
+            default: return nil
+            }
+        }
     }
 
     static func card(from document: FrontmatterDocument, file: CardFile, includeBody: Bool) throws(KanbanError) -> Card {

@@ -34,7 +34,7 @@ enum ListCommand: KanbanCommand {
         KeptUntilExit.keep(cards)
         context.warn(snapshot.diagnostics)
         if arguments.flag("json") {
-            JSONCardArrayWriter.write(count: cards.count, to: context.output) { cards[$0] }
+            JSONCardArrayWriter.write(cards, to: context.output)
             return .success
         }
         ChunkedText.write(count: cards.count, to: context.output,

@@ -80,7 +80,7 @@ enum SearchCommand: KanbanCommand {
         KeptUntilExit.keep(hits)
         context.warn(diagnostics)
         if arguments.flag("json") {
-            JSONCardArrayWriter.write(count: hits.count, to: context.output) { hits[$0].card }
+            JSONCardArrayWriter.write(hits, to: context.output)
             return hits.isEmpty ? .failure : .success
         }
         // On a terminal a result stays on one line; piped output keeps whole lines for scripts.

@@ -12,41 +12,48 @@ extension JSON {
     /// The same, with the layout's pieces made once for many cards.
     static func appendCard(_ card: Card, includeBody: Bool = false, body: String? = nil, to output: inout String,
                            layout: CardJSONLayout) {
+        withUnsafePointer(to: card) { appendCard($0, includeBody: includeBody, body: body, to: &output, layout: layout) }
+    }
+
+    /// The same for the card at `card`, read field by field: a card passed whole is copied, a dozen references
+    /// retained and released, which for a hundred thousand cards costs more than writing them.
+    static func appendCard(_ card: UnsafePointer<Card>, includeBody: Bool = false, body: String? = nil, to output: inout String,
+                           layout: CardJSONLayout) {
         func optionalString(_ text: String?) {
             if let text { quote(text, into: &output) } else { output += "null" }
         }
         output += layout.opening
-        output += card.isArchived ? "true" : "false"
+        output += card.pointee.isArchived ? "true" : "false"
         if includeBody {
             output += layout.body
-            quote(body ?? card.body ?? "", into: &output)
+            quote(body ?? card.pointee.body ?? "", into: &output)
         }
         output += layout.column
-        quote(card.column, into: &output)
+        quote(card.pointee.column, into: &output)
         output += layout.created
-        optionalString(card.created.map(timestamp))
+        optionalString(card.pointee.created.map(timestamp))
         output += layout.fields
-        appendFields(card.fields, to: &output, layout: layout)
+        appendFields(card.pointee.fields, to: &output, layout: layout)
         output += layout.labels
-        if card.labels.isEmpty {
+        if card.pointee.labels.isEmpty {
             output += "[]"
         } else {
-            for (index, label) in card.labels.enumerated() {
+            for (index, label) in card.pointee.labels.enumerated() {
                 output += index == 0 ? layout.firstItem : layout.nextItem
                 quote(label, into: &output)
             }
             output += layout.closingList
         }
         output += layout.modified
-        optionalString(card.modified.map(timestamp))
+        optionalString(card.pointee.modified.map(timestamp))
         output += layout.path
-        quote(card.path, into: &output)
+        quote(card.pointee.path, into: &output)
         output += layout.position
-        optionalString(card.position)
+        optionalString(card.pointee.position)
         output += layout.slug
-        quote(card.slug, into: &output)
+        quote(card.pointee.slug, into: &output)
         output += layout.title
-        quote(card.title, into: &output)
+        quote(card.pointee.title, into: &output)
         output += layout.closing
     }
 
@@ -56,8 +63,11 @@ extension JSON {
             output += "{}"
             return
         }
-        var seen: Set<String> = []
-        let unique = fields.filter { seen.insert($0.key).inserted }.sorted { $0.key.utf8Precedes($1.key) }
+        var unique = fields
+        if fields.count > 1 {
+            var seen: Set<String> = []
+            unique = fields.filter { seen.insert($0.key).inserted }.sorted { $0.key.utf8Precedes($1.key) }
+        }
         output += "{"
         for (index, field) in unique.enumerated() {
             if index > 0 { output += "," }
@@ -110,19 +120,34 @@ struct CardJSONLayout: Sendable {
 /// Writes a pretty JSON array of cards as `JSON.array(cards.map { JSON(card: $0) }).rendered()` would, made on
 /// every core a run of cards at a time, so that a hundred thousand cards take a fraction of the load's time.
 enum JSONCardArrayWriter {
-    /// Writes the array of `card(0)`, `card(1)` ... up to `count`, and a line feed.
-    static func write(count: Int, to output: BufferedOutput, includeBody: Bool = false, _ card: @Sendable @escaping (Int) -> Card) {
-        guard count > 0 else {
+    /// Writes the array of `cards` and a line feed.
+    static func write(_ cards: [Card], to output: BufferedOutput, includeBody: Bool = false) {
+        write(cards, to: output, includeBody: includeBody) { $0 }
+    }
+
+    /// Writes the array of the cards of `hits` and a line feed.
+    static func write(_ hits: [SearchHit], to output: BufferedOutput) {
+        let offset = MemoryLayout<SearchHit>.offset(of: \SearchHit.card)!
+        write(hits, to: output, includeBody: false) { UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Card.self) }
+    }
+
+    /// Writes the array of the cards `card` finds in `elements`, reached through pointers so that no card is copied.
+    private static func write<Element: Sendable>(_ elements: [Element], to output: BufferedOutput, includeBody: Bool,
+                                                 card: @escaping @Sendable (UnsafePointer<Element>) -> UnsafePointer<Card>) {
+        guard !elements.isEmpty else {
             output.write("[]\n")
             return
         }
+        let count = elements.count
         ChunkedText.write(count: count, to: output) { range in
             var text = ""
             text.reserveCapacity(range.count * 400)
             let layout = CardJSONLayout(pretty: true, indent: 1)
-            for index in range {
-                text += index == 0 ? "[\n  " : ",\n  "
-                JSON.appendCard(card(index), includeBody: includeBody, to: &text, layout: layout)
+            elements.withUnsafeBufferPointer { elements in
+                for index in range {
+                    text += index == 0 ? "[\n  " : ",\n  "
+                    JSON.appendCard(card(elements.baseAddress! + index), includeBody: includeBody, to: &text, layout: layout)
+                }
             }
             if range.upperBound == count { text += "\n]\n" }
             return text
