@@ -38,11 +38,14 @@ package struct CardFile: Sendable, Hashable {
     /// The card file named `name` (its bytes, which end in `.md`) in the column directory whose path relative to
     /// the board is `directory` (`cards/<column>`): what ``active(name:column:)`` gives, made straight from the
     /// bytes a listing gives.
-    static func active(name: UnsafeBufferPointer<UInt8>, column: String, directory: String) -> CardFile {
-        var path = directory
-        path.reserveCapacity(directory.utf8.count + 1 + name.count)
-        path += "/"
-        path += String(decoding: name, as: UTF8.self)
+    static func active(name: UnsafeBufferPointer<UInt8>, column: String, directory: UnsafeBufferPointer<UInt8>) -> CardFile {
+        let length = directory.count + 1 + name.count
+        let path = String(unsafeUninitializedCapacity: length) { path in
+            _ = path.initialize(fromContentsOf: directory)
+            path[directory.count] = UInt8(ascii: "/")
+            _ = UnsafeMutableBufferPointer(rebasing: path[(directory.count + 1)...]).initialize(fromContentsOf: name)
+            return length
+        }
         return CardFile(path: path, slug: String(decoding: UnsafeBufferPointer(rebasing: name.dropLast(3)), as: UTF8.self),
                         directoryColumn: column, archivedOn: nil)
     }

@@ -76,17 +76,30 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
             outcome.diagnostics += report.diagnostics
             outcome.findings += report.findings
         }
-        outcome.items.reserveCapacity(total)
-        for index in 0..<total {
-            let key = keys[index]
-            guard key.loaded else { continue }
-            let slot = Int(key.index)
-            if let archivedColumns, slots[slot].isArchived, !archivedColumns.contains(slots[slot].column) {
-                slots.discard(slot)
-                extras.discard(slot)
-            } else {
-                outcome.items.append(assemble(slots.take(slot), extras.take(slot)))
+        // Each directory's cards now lead its range of keys, in order, and the rest did not load: the card of a
+        // directory's key `i` is item `i` of that directory's run of items, so the items are made on every core.
+        let kept = (0..<listings.count).map { source in
+            // The first key that did not load, found by bisection.
+            var low = bases[source]
+            var high = bases[source] + counts[source]
+            while low < high {
+                let middle = (low + high) / 2
+                if keys[middle].loaded { low = middle + 1 } else { high = middle }
             }
+            return low - bases[source]
+        }
+        let keptStarts = kept.reduce(into: [0]) { $0.append($0.last! + $1) }
+        let assembly = Self.chunks(kept, bases: Array(keptStarts.dropLast()))
+        outcome.items = Array(unsafeUninitializedCapacity: keptStarts.last!) { items, count in
+            let items = Slots<Item>(wrapping: items.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: assembly.count) { number in
+                let chunk = assembly[number]
+                for index in chunk.files {
+                    let slot = Int(keys[bases[chunk.source] + index].index)
+                    items.initialize(chunk.base + index - chunk.files.lowerBound, to: assemble(slots.take(slot), extras.take(slot)))
+                }
+            }
+            count = keptStarts.last!
         }
         return outcome
     }
@@ -122,16 +135,25 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         }
         var files: [CardFile] = []
         var diagnostics: [Diagnostic] = []
-        try directory.forEachEntry { name, kind in
-            guard CardFile.isCardFileName(name) else { return }
-            let file = source.column.map { CardFile.active(name: name, column: $0, directory: source.path) }
-                ?? CardFile.archived(name: String(decoding: name, as: UTF8.self))
-            switch kind == .file ? .read : admit(FileSystem.Entry(name: String(decoding: name, as: UTF8.self), kind: kind), file) {
-            case .read: files.append(file)
-            case .skip: return
-            case .refuse(let diagnostic): diagnostics.append(diagnostic)
+        var sourcePath = source.path
+        let failure = sourcePath.withUTF8 { sourcePath -> KanbanError? in
+            do throws(KanbanError) {
+                try directory.forEachEntry { name, kind in
+                    guard CardFile.isCardFileName(name) else { return }
+                    let file = source.column.map { CardFile.active(name: name, column: $0, directory: sourcePath) }
+                        ?? CardFile.archived(name: String(decoding: name, as: UTF8.self))
+                    switch kind == .file ? .read : admit(FileSystem.Entry(name: String(decoding: name, as: UTF8.self), kind: kind), file) {
+                    case .read: files.append(file)
+                    case .skip: return
+                    case .refuse(let diagnostic): diagnostics.append(diagnostic)
+                    }
+                }
+                return nil
+            } catch {
+                return error
             }
         }
+        if let failure { throw failure }
         return Listing(directory: directory, nameOffset: nameOffset, files: files, diagnostics: diagnostics)
     }
 
@@ -198,6 +220,11 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         guard let card = loaded.card else {
             keys.initialize(slot, to: SortKey(failedSlot: slot))
             report.diagnostics += loaded.diagnostics
+            return
+        }
+        if let archivedColumns, card.isArchived, !archivedColumns.contains(card.column) {
+            keys.initialize(slot, to: SortKey(failedSlot: slot))
+            report.findings += loaded.diagnostics
             return
         }
         guard let extra = inspect(card, bytes, loaded.bodyOffset) else {
@@ -281,12 +308,22 @@ enum CardAdmission: Sendable {
 /// each filled slot exactly once.
 final class Slots<Element>: @unchecked Sendable {
     private let base: UnsafeMutablePointer<Element>
+    private let ownsMemory: Bool
 
     init(capacity: Int) {
         base = .allocate(capacity: max(capacity, 1))
+        ownsMemory = true
     }
 
-    deinit { base.deallocate() }
+    /// Slots in memory that something else allocated and frees (the uninitialized storage of an array being made).
+    init(wrapping base: UnsafeMutablePointer<Element>) {
+        self.base = base
+        ownsMemory = false
+    }
+
+    deinit {
+        if ownsMemory { base.deallocate() }
+    }
 
     func initialize(_ index: Int, to value: consuming Element) {
         (base + index).initialize(to: value)

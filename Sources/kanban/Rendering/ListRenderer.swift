@@ -27,8 +27,10 @@ struct ListRenderer: Sendable {
             counts[Self.heading(isArchived: cards[start].isArchived, column: cards[start].column, board: board), default: 0] += end - start
             start = end
         }
-        var slugWidth = 0
-        for index in cards.indices { slugWidth = max(slugWidth, cards[index].slug.terminalWidth) }
+        let runs = stride(from: 0, to: cards.count, by: 4_096).map { $0..<min(cards.count, $0 + 4_096) }
+        let slugWidth = ParallelMap.map(runs, minimumChunk: 1) { run in
+            cards.withUnsafeBufferPointer { cards in run.reduce(0) { max($0, cards[$1].slug.terminalWidth) } }
+        }.max() ?? 0
         self.counts = counts
         self.slugWidth = min(40, slugWidth)
         var labelTags: [String: String] = [:]
