@@ -71,6 +71,14 @@ import Testing
         #expect(!file.isArchived)
     }
 
+    @Test(arguments: ["fix-login.md", "a.md", "Ünïcödé.md", "with space.md", "a-rather-long-slug-for-a-card-file.md"])
+    func aCardFileMadeFromListedBytesIsTheSameAsFromItsName(name: String) {
+        let made = Array(name.utf8).withUnsafeBufferPointer { name in
+            Array("cards/todo".utf8).withUnsafeBufferPointer { CardFile.active(name: name, column: "todo", directory: $0) }
+        }
+        #expect(made == CardFile.active(name: name, column: "todo"))
+    }
+
     @Test func anArchivedCardFileDropsTheDateFromItsSlug() {
         let file = CardFile.archived(name: "2026-03-02-audit-old-blog-posts.md")
         #expect(file.path == "archive/2026-03-02-audit-old-blog-posts.md")

@@ -84,6 +84,22 @@ import Testing
         }
     }
 
+    /// A file is read into a 64 KiB buffer when it fits; these sizes fit exactly, miss by one, or need many reads.
+    @Test(arguments: [65_535, 65_536, 65_537, 200_000])
+    func aCardOfAnySizeIsLoadedAndSearchedWhole(size: Int) throws {
+        try withTemporaryBoard(.boardFile(Self.board, columns: ["todo", "done"])) { board in
+            let head = "---\ntitle: Sized\nposition: a1\n---\n\n"
+            let tail = "\nneedle at the end"
+            let filler = String(repeating: "x", count: size - head.utf8.count - tail.utf8.count)
+            try board.write(head + filler + tail, to: "cards/todo/sized.md")
+            let store = try board.store()
+            #expect(try store.load(includeBodies: true).cards.first?.body == filler + tail)
+            let hits = try store.search(CardQuery(parsing: "needle")).hits
+            #expect(hits.map(\.match.line) == ["needle at the end"])
+            #expect(hits.first?.match.lineNumber == 2)
+        }
+    }
+
     @Test func chunksCoverEveryFileOnceAndNeverSpanTwoDirectories() {
         let counts = [0, 5, 1_000, 17, 40_000]
         let bases = counts.reduce(into: [0]) { $0.append($0.last! + $1) }

@@ -63,5 +63,8 @@ import Testing
         var wide = ""
         Stylist.plain.append(.dim, "日本", paddedTo: 3, to: &wide)
         #expect(wide == "日本")
+        var long = ""
+        Stylist.plain.append(.dim, "x", paddedTo: 150, to: &long)
+        #expect(long == "x" + String(repeating: " ", count: 149))
     }
 }
