@@ -115,8 +115,11 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
     }
 
     private func list(_ sources: [Source]) throws(KanbanError) -> [Listing] {
+        // Largest directory first (a directory's size grows with its entries), so that the cores finish together.
+        let order = sources.indices.sorted { FileSystem.size(of: root + "/" + sources[$0].path) > FileSystem.size(of: root + "/" + sources[$1].path) }
         let results = Mutex<[Result<Listing, KanbanError>?]>(Array(repeating: nil, count: sources.count))
-        DispatchQueue.concurrentPerform(iterations: sources.count) { index in
+        DispatchQueue.concurrentPerform(iterations: sources.count) { turn in
+            let index = order[turn]
             let result = Result { () throws(KanbanError) -> Listing in try list(sources[index]) }
             results.withLock { $0[index] = result }
         }

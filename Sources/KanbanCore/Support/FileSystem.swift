@@ -144,6 +144,12 @@ enum FileSystem {
         rmdir(path) == 0
     }
 
+    /// The size in bytes of what `path` names (following links), or 0 when it cannot be read.
+    static func size(of path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
+    }
+
     static func kind(of path: String) -> EntryKind? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
