@@ -77,7 +77,7 @@ extension CardQuery {
                 }
             }
             guard !offsets.isEmpty else { return nil }
-            offsets = ASCIIText.merged(offsets)
+            offsets = CardQuery.merged(offsets)
             let text = String(decoding: line, as: UTF8.self)
             let utf8 = text.utf8
             return (text, offsets.map { utf8.index(utf8.startIndex, offsetBy: $0.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: $0.upperBound) })
@@ -140,21 +140,6 @@ enum ASCIIText {
     static func contains(_ haystack: String, _ needle: [UInt8]) -> Bool {
         var text = haystack
         return text.withUTF8 { contains($0, needle) }
-    }
-
-    /// Sorted, with overlapping or touching ranges joined.
-    static func merged(_ ranges: [Range<Int>]) -> [Range<Int>] {
-        // Usually one word found once, or words apart in order: nothing to do.
-        if zip(ranges, ranges.dropFirst()).allSatisfy({ $0.upperBound < $1.lowerBound }) { return ranges }
-        var result: [Range<Int>] = []
-        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-            if let last = result.last, range.lowerBound <= last.upperBound {
-                result[result.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
-            } else {
-                result.append(range)
-            }
-        }
-        return result
     }
 
     /// Where the line holding `offset` starts: just past the line feed before it, or 0.

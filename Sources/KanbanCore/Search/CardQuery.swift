@@ -129,7 +129,7 @@ public struct CardQuery: Sendable {
                 }
             }
             if !ranges.isEmpty {
-                return SearchMatch(line: line, lineNumber: lineNumber == 0 ? nil : lineNumber, ranges: merged(ranges))
+                return SearchMatch(line: line, lineNumber: lineNumber == 0 ? nil : lineNumber, ranges: Self.merged(ranges))
             }
             lineNumber += 1
         }
@@ -161,9 +161,11 @@ public struct CardQuery: Sendable {
         return (lower.samePosition(in: line) ?? line.startIndex)..<(upper.samePosition(in: line) ?? line.endIndex)
     }
 
-    func merged(_ ranges: [Range<String.Index>]) -> [Range<String.Index>] {
-        guard ranges.count > 1 else { return ranges }
-        var result: [Range<String.Index>] = []
+    /// `ranges` sorted, with overlapping or touching ones joined.
+    static func merged<Bound: Comparable>(_ ranges: [Range<Bound>]) -> [Range<Bound>] {
+        // Usually one word found once, or words apart in order: nothing to do.
+        if zip(ranges, ranges.dropFirst()).allSatisfy({ $0.upperBound < $1.lowerBound }) { return ranges }
+        var result: [Range<Bound>] = []
         for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = result.last, range.lowerBound <= last.upperBound {
                 result[result.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
