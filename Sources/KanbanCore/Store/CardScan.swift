@@ -4,11 +4,11 @@ import Synchronization
 
 /// Loads a board's cards on every core, in three passes:
 ///
-/// 1. each directory of cards (a column, or the archive) is listed, one directory to a thread;
-/// 2. the files are read (opened relative to their directory) and parsed in chunks; each card goes straight into
-///    its own slot of one shared buffer, with a small sort key beside it;
+/// 1. each directory of cards (a column, or the archive) is listed, one directory to a thread, largest first;
+/// 2. the files are read (opened relative to their directory, into a buffer each thread reuses) and parsed there,
+///    in chunks; each card goes straight into its own slot of one shared buffer, with a small sort key beside it;
 /// 3. each directory's keys are sorted, one directory to a thread, and the cards are moved, never copied, from
-///    their slots into one array in board order.
+///    their slots into one array in board order, in chunks on every core.
 ///
 /// Sorting small keys instead of cards, and moving instead of copying, keeps the reference counting of a
 /// hundred thousand cards (each a dozen strings and arrays) out of the load.
@@ -116,7 +116,8 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
 
     private func list(_ sources: [Source]) throws(KanbanError) -> [Listing] {
         // Largest directory first (a directory's size grows with its entries), so that the cores finish together.
-        let order = sources.indices.sorted { FileSystem.size(of: root + "/" + sources[$0].path) > FileSystem.size(of: root + "/" + sources[$1].path) }
+        let sizes = sources.map { FileSystem.size(of: root + "/" + $0.path) }
+        let order = sources.indices.sorted { sizes[$0] > sizes[$1] }
         let results = Mutex<[Result<Listing, KanbanError>?]>(Array(repeating: nil, count: sources.count))
         DispatchQueue.concurrentPerform(iterations: sources.count) { turn in
             let index = order[turn]

@@ -263,15 +263,10 @@ extension FileSystem {
         /// whose directory part is this directory), opened relative to this directory.
         func readFile(_ relativePath: String, nameOffset: Int, fullPath: @autoclosure () -> String,
                       scratch: ReadBuffer) throws(KanbanError) -> [UInt8] {
-            let opened = relativePath.withCString { path in
-                retrying { openat(descriptor, path + nameOffset, O_RDONLY | O_CLOEXEC) }
-            }
-            guard opened >= 0 else { throw error("read", fullPath(), errno: errno) }
-            defer { close(opened) }
-            return try readAll(opened, path: fullPath(), scratch: scratch)
+            try withContents(of: relativePath, nameOffset: nameOffset, fullPath: fullPath(), scratch: scratch) { Array($0) }
         }
 
-        /// Calls `body` with the bytes of the file that ``readFile(_:nameOffset:fullPath:scratch:)`` reads, read into
+        /// Calls `body` with the bytes of the file ``readFile(_:nameOffset:fullPath:scratch:)`` reads, read into
         /// `scratch` when they fit, so that no array is made for them; the bytes are valid only during the call.
         func withContents<Result>(of relativePath: String, nameOffset: Int, fullPath: @autoclosure () -> String, scratch: ReadBuffer,
                                   _ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(KanbanError) -> Result {

@@ -53,7 +53,8 @@ struct ListRenderer: Sendable {
     private func lines(_ range: Range<Int>, cards: UnsafeBufferPointer<Card>) -> String {
         var text = ""
         text.reserveCapacity(range.count * 80)
-        var group = range.lowerBound > 0 ? Self.heading(isArchived: cards[range.lowerBound - 1].isArchived, column: cards[range.lowerBound - 1].column, board: board) : nil
+        let before = range.lowerBound - 1
+        var group = before >= 0 ? Self.heading(isArchived: cards[before].isArchived, column: cards[before].column, board: board) : nil
         for index in range {
             let heading = Self.heading(isArchived: cards[index].isArchived, column: cards[index].column, board: board)
             if heading != group {
