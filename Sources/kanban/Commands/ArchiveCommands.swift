@@ -10,16 +10,11 @@ enum ArchiveCommand: KanbanCommand {
         arguments: [.repeating("card", help: "A slug, a unique slug prefix or a path.", isOptional: false)])
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-        let store = try context.store()
-        var changes: [BoardChange] = []
-        // Every card is found before any is changed, so a typo in the third name changes nothing.
-        let paths = try arguments.arguments("card").map { try store.path(of: context.cardReference($0), in: .active) }
-        for reference in paths {
-            let change = try store.archiveCard(reference)
-            changes.append(change)
+        try context.changeCards(arguments.arguments("card"), in: .active) { store, path in
+            let change = try store.archiveCard(path)
             if let card = change.card { context.say("archived \(card.slug) → \(context.displayPath(card.path, store: store))") }
+            return change
         }
-        try context.commit(changes)
         return .success
     }
 }
@@ -34,16 +29,12 @@ enum UnarchiveCommand: KanbanCommand {
         options: [.option("column", short: "c", valueName: "id", help: "The column to bring the cards back to.")])
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-        let store = try context.store()
-        let board = try store.loadBoard()
-        var changes: [BoardChange] = []
-        let paths = try arguments.arguments("card").map { try store.path(of: context.cardReference($0), in: .archived) }
-        for reference in paths {
-            let change = try store.unarchiveCard(reference, to: arguments.value("column"))
-            changes.append(change)
+        let board = try context.store().loadBoard()
+        try context.changeCards(arguments.arguments("card"), in: .archived) { store, path in
+            let change = try store.unarchiveCard(path, to: arguments.value("column"))
             if let card = change.card { context.say("unarchived \(card.slug) → \(board.columnName(card.column))") }
+            return change
         }
-        try context.commit(changes)
         return .success
     }
 }
@@ -56,18 +47,14 @@ enum DeleteCommand: KanbanCommand {
         arguments: [.repeating("card", help: "A slug, a unique slug prefix or a path (archived cards too).", isOptional: false)])
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-        let store = try context.store()
-        var changes: [BoardChange] = []
-        let paths = try arguments.arguments("card").map { try store.path(of: context.cardReference($0), in: .all) }
-        for reference in paths {
-            let change = try store.deleteCard(reference, in: .all)
-            changes.append(change)
-            for path in change.removedPaths {
-                let slug = change.previous?.slug ?? String((path as NSString).lastPathComponent.dropLast(3))
-                context.say("deleted \(slug) (\(context.displayPath(path, store: store)))")
+        try context.changeCards(arguments.arguments("card"), in: .all) { store, path in
+            let change = try store.deleteCard(path, in: .all)
+            for removed in change.removedPaths {
+                let slug = change.previous?.slug ?? String((removed as NSString).lastPathComponent.dropLast(3))
+                context.say("deleted \(slug) (\(context.displayPath(removed, store: store)))")
             }
+            return change
         }
-        try context.commit(changes)
         return .success
     }
 }

@@ -42,15 +42,11 @@ enum MoveCommand: KanbanCommand {
         if column == nil && placement == nil {
             throw arguments.usageError("say where to: a column, --to, --top, --bottom, --before or --after")
         }
-        let store = try context.store()
-        let board = try store.loadBoard()
+        let board = try context.store().loadBoard()
         var currentPlacement = placement
-        var changes: [BoardChange] = []
-        let paths = try references.map { try store.path(of: context.cardReference($0), in: .active) }
-        for reference in paths {
-            let change = try store.moveCard(reference, to: column, placement: currentPlacement)
-            changes.append(change)
-            guard let card = change.card, let previous = change.previous else { continue }
+        try context.changeCards(references, in: .active) { store, path in
+            let change = try store.moveCard(path, to: column, placement: currentPlacement)
+            guard let card = change.card, let previous = change.previous else { return change }
             if previous.column != card.column {
                 context.say("moved \(card.slug): \(board.columnName(previous.column)) → \(board.columnName(card.column))")
             } else if change.writtenPaths.isEmpty {
@@ -64,8 +60,8 @@ enum MoveCommand: KanbanCommand {
             }
             // Several cards keep their order: each goes after the one moved before it.
             if references.count > 1 { currentPlacement = .after(card.path) }
+            return change
         }
-        try context.commit(changes)
         return .success
     }
 }

@@ -44,6 +44,17 @@ extension CommandContext {
     /// ``commitRequest(board:)``), and prints `committed <hash> <subject>`.
     /// - Parameter message: The message; when nil, one describing the card changes (`Move "X" from To Do to Done`).
     /// - Throws: A ``SyncError`` saying the change was made but not committed, when committing was asked for and failed.
+    /// Changes each card `references` names, in order, with `change` (which also says what it did), then commits
+    /// the changes together when asked. Every name is found in `scope` before any card changes, so a typo in the
+    /// third name changes nothing.
+    func changeCards(_ references: [String], in scope: CardScope, _ change: (BoardStore, String) throws -> BoardChange) throws {
+        let store = try store()
+        let paths = try references.map { try store.path(of: cardReference($0), in: scope) }
+        var changes: [BoardChange] = []
+        for path in paths { changes.append(try change(store, path)) }
+        try commit(changes)
+    }
+
     func commit(_ changes: [BoardChange], message: CommitMessage? = nil) throws {
         var seen: Set<String> = []
         let paths = changes.flatMap(\.paths).filter { seen.insert($0).inserted }
