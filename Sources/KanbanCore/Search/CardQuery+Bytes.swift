@@ -53,6 +53,9 @@ extension CardQuery {
         func equal(_ text: String, _ needle: [UInt8]) -> Bool {
             text.utf8.count == needle.count && zip(text.utf8, needle).allSatisfy { ASCIIText.lower($0) == $1 }
         }
+        // The earliest occurrence in the body of a word to show, noted while the terms are checked: the body line is
+        // needed only when no such word is in the title, and then each was looked for in the body here.
+        var first = body.count
         for term in terms {
             let holds: Bool
             switch term.field {
@@ -60,8 +63,14 @@ extension CardQuery {
             case .column: holds = equal(card.column, term.folded)
             case .title: holds = ASCIIText.contains(card.title, term.folded)
             case .any:
-                holds = ASCIIText.contains(card.title, term.folded) || ASCIIText.contains(body, term.folded)
-                    || card.labels.contains { ASCIIText.contains($0, term.folded) }
+                if ASCIIText.contains(card.title, term.folded) {
+                    holds = true
+                } else if let found = ASCIIText.firstRange(of: term.folded, in: body, from: 0) {
+                    holds = true
+                    if !term.isNegated && !term.folded.isEmpty { first = min(first, found.lowerBound) }
+                } else {
+                    holds = card.labels.contains { ASCIIText.contains($0, term.folded) }
+                }
             }
             if holds == term.isNegated { return .some(nil) }
         }
@@ -87,12 +96,6 @@ extension CardQuery {
             return .some(SearchMatch(line: line, lineNumber: nil, ranges: ranges))
         }
         // The first body line holding a word is the line of the earliest occurrence of any of them.
-        var first = body.count
-        for needle in needles {
-            if let found = ASCIIText.firstRange(of: needle, in: UnsafeBufferPointer(rebasing: body[0..<min(body.count, first + needle.count)]), from: 0) {
-                first = min(first, found.lowerBound)
-            }
-        }
         guard first < body.count else {
             return .some(SearchMatch(line: card.title, lineNumber: nil, ranges: []))
         }
