@@ -58,6 +58,13 @@ public enum Slug {
         return "\(base)-\(number)"
     }
 
+    /// What two slugs are compared by when deciding whether one is taken: the slug lowercased, in Unicode's composed
+    /// form (NFC). Two slugs with the same key cannot both exist on a case-insensitive, normalisation-insensitive disk
+    /// (macOS's default), so a new slug must not share its key with an existing one.
+    public static func collisionKey(_ slug: String) -> String {
+        slug.precomposedStringWithCanonicalMapping.lowercased()
+    }
+
     /// Whether `slug` is safe as a file name inside a column directory: not empty, no `/`, NUL or
     /// control characters, not `.` or `..`, and not hidden (a leading `.` is editor litter).
     public static func isValid(_ slug: String) -> Bool {

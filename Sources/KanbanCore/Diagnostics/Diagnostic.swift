@@ -39,6 +39,16 @@ public struct Diagnostic: Sendable, Hashable {
         case missingPosition = "missing-position"
         /// A file or link that points outside the board directory.
         case outsideBoard = "outside-board"
+        /// A card name that is a FIFO, a socket, a device or a directory (never read, so nothing can block on it).
+        case notRegularFile = "not-a-regular-file"
+        /// A file whose name is not valid UTF-8.
+        case invalidFileName = "invalid-file-name"
+        /// A temporary file left by a write that was interrupted.
+        case temporaryFile = "temporary-file"
+        /// A record of an interrupted change that could not be settled.
+        case interruptedChange = "interrupted-change"
+        /// Two slugs that differ only in case or Unicode normalisation, which a case-insensitive disk cannot hold.
+        case slugCaseCollision = "slug-case-collision"
     }
 
     /// How serious the problem is.

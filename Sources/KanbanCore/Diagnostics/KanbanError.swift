@@ -28,6 +28,12 @@ public struct KanbanError: Error, Sendable, Hashable {
         case invalidArgument = "invalid-argument"
         /// A system call failed; the message names the file and the reason.
         case fileSystem = "file-system"
+        /// Something that must be a regular file is a FIFO, a socket, a device or a directory; it is never read.
+        case notRegularFile = "not-a-regular-file"
+        /// Another process held the board's lock for longer than the store waits.
+        case locked = "locked"
+        /// A search pattern that would take too long to match (a regular expression that backtracks without end).
+        case patternTooExpensive = "pattern-too-expensive"
     }
 
     /// What went wrong.

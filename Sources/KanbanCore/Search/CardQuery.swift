@@ -202,14 +202,15 @@ extension BoardStore {
     /// the query needs) is not parsed, so a file that cannot be parsed is reported only when it might match.
     /// The cards of the hits carry no body; ``body(of:)`` reads it.
     public func search(_ query: CardQuery, in scope: CardScope = .active) throws(KanbanError) -> (hits: [SearchHit], diagnostics: [Diagnostic]) {
-        let board = try loadBoard()
+        let root = try openRoot()
+        settleIfUnlocked(root)
+        let board = try readBoardFile(in: root).board
         let scan = CardScan<SearchMatch, SearchHit>(
-            root: directory, includeBodies: false, labels: nil, archivedColumns: nil,
-            admit: { [self] entry, file in admission(of: entry, file: file) },
+            root: root, includeBodies: false, labels: nil, archivedColumns: nil,
             prefilter: { file, bytes in query.mightMatch(file, bytes: bytes) },
             inspect: { card, bytes, bodyOffset in query.match(card, bytes: bytes, bodyOffset: bodyOffset) },
             assemble: { card, match in SearchHit(card: card, match: match) })
-        let (hits, diagnostics, _, _) = try load(board: board, scope: scope, columns: nil, scan: scan)
+        let (hits, diagnostics, _, _) = try load(board: board, scope: scope, columns: nil, scan: scan, root: root)
         return (hits, diagnostics)
     }
 }

@@ -35,4 +35,40 @@ enum BoardChecks {
             return (lhs.location.line ?? 0) < (rhs.location.line ?? 0)
         }
     }
+
+    /// What interrupted commands left: temporary files of writes that never finished, and a record of a change that
+    /// could not be settled. (A record that could be settled was, when the board was loaded.)
+    static func leftovers(in root: BoardRoot, board: Board, columnIDs: [String]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for path in temporaryFiles(in: root, columnIDs: columnIDs) {
+            diagnostics.append(Diagnostic(.warning, .temporaryFile, at: SourceLocation(path: path),
+                                          "temporary file left by an interrupted write; 'kanban doctor --fix' removes it"))
+        }
+        for name in [BoardJournal.name, BoardJournal.damagedName] where root.directory.kind(of: name) != nil {
+            diagnostics.append(Diagnostic(.error, .interruptedChange, at: SourceLocation(path: name),
+                                          "a change was interrupted and its record could not be settled; check the cards it names, then remove the file"))
+        }
+        return diagnostics
+    }
+
+    /// Removes the temporary files ``leftovers(in:board:columnIDs:)`` reports. The caller holds the board's lock, so
+    /// no write of this or another process is using them.
+    static func removeLeftovers(in root: BoardRoot, columnIDs: [String]) -> [Repair] {
+        temporaryFiles(in: root, columnIDs: columnIDs).compactMap { path in
+            (try? root.remove(path)).map { Repair(code: .temporaryFile, path: path, summary: "removed a temporary file left by an interrupted write") }
+        }
+    }
+
+    /// The board paths of temporary files (`.<name>.kanban-tmp`, and the `.<name>.<pid>.<n>.kanban-tmp` of earlier
+    /// versions) in the board directory, the column directories and the archive.
+    static func temporaryFiles(in root: BoardRoot, columnIDs: [String]) -> [String] {
+        var paths: [String] = []
+        for directory in [""] + columnIDs.map({ "cards/" + $0 }) + ["archive"] {
+            guard let entries = try? root.entries(of: directory) else { continue }
+            for entry in entries where entry.name.hasPrefix(".") && entry.name.hasSuffix(".kanban-tmp") && entry.kind == .file {
+                paths.append(directory.isEmpty ? entry.name : directory + "/" + entry.name)
+            }
+        }
+        return paths.sorted { $0.utf8Precedes($1) }
+    }
 }

@@ -52,23 +52,22 @@ extension BoardStore {
         guard !title.isEmpty else { throw KanbanError(.invalidArgument, "a card needs a title") }
         guard !title.contains("\n") else { throw KanbanError(.invalidArgument, "a card title must be one line") }
         return try withLock { () throws(KanbanError) -> BoardChange in
-            let board = try loadBoard()
+            let root = try openRoot()
+            let board = try readBoardFile(in: root).board
             var columnID = column ?? board.columns[0].id
             if column == nil {
                 switch placement {
                 case .before(let other), .after(let other):
-                    columnID = try readCard(try resolve(other, in: .active), includeBody: false).card.column
+                    columnID = try readCard(try resolve(other, in: .active, root: root), includeBody: false, in: root).card.column
                 case .top, .bottom:
                     break
                 }
             }
-            try requireColumn(columnID, in: board)
+            try requireColumn(columnID, in: board, root: root)
             try requireLabels(labels, in: board)
-            let archived = Set(try listCardFiles(.archived, columns: nil, board: board).files.map(\.slug))
-            let columns = try columnDirectories().directories
-            let slug = Slug.unique(Slug.make(from: title)) { isSlugInUse($0, archivedSlugs: archived, columns: columns) }
+            let slug = try unusedSlug(Slug.make(from: title), board: board, root: root)
             let file = CardFile.active(name: slug + ".md", column: columnID)
-            let plan = try planPlacement(placement, in: columnID, moving: nil)
+            let plan = try planPlacement(placement, in: columnID, moving: nil, root: root)
             let now = timestamp()
             var entries = [YAMLMapEntry(key: "title", value: .string(title)),
                            YAMLMapEntry(key: "column", value: .string(columnID)),
@@ -77,16 +76,18 @@ extension BoardStore {
                            YAMLMapEntry(key: "modified", value: .unquoted(now))]
             entries.append(YAMLMapEntry(key: "labels", value: .list(uniqued(labels).map { .string($0) })))
             let document = FrontmatterDocument(entries: entries, body: body ?? board.cardTemplate)
-            try FileSystem.makeDirectory(directory + "/cards/" + columnID)
-            try FileSystem.createAtomically(document.bytes(), at: directory + "/" + file.path)
-            let rekeyed = try applyRekeys(plan.rekeyed)
+            var transaction = BoardTransaction("add \(slug) to \(columnID)")
+            transaction.write(document.bytes(), to: file.path, replacing: nil)
+            try rekey(plan.rekeyed, into: &transaction, root: root)
+            try apply(transaction, in: root)
             let card = try CardReader.card(from: document, file: file, includeBody: true)
-            return BoardChange(card: card, previous: nil, writtenPaths: [file.path] + rekeyed, removedPaths: [])
+            return BoardChange(card: card, previous: nil, transaction: transaction)
         }
     }
 
     /// Changes a card's title, labels, body or other keys, and sets `modified`.
-    /// Only the lines of the keys that change are rewritten; every other byte of the file is kept.
+    /// Only the lines of the keys that change are rewritten; every other byte of the file is kept. An update that
+    /// changes nothing (the same title, a label the card has) writes nothing, and `modified` stays.
     @discardableResult
     public func updateCard(_ reference: String, _ update: CardUpdate, in scope: CardScope = .active) throws(KanbanError) -> BoardChange {
         for entry in update.fields where Card.knownKeys.contains(entry.key) {
@@ -105,35 +106,58 @@ extension BoardStore {
             }
         }
         return try withLock { () throws(KanbanError) -> BoardChange in
-            let board = try loadBoard()
+            let root = try openRoot()
+            let board = try readBoardFile(in: root).board
             try requireLabels((update.labels ?? []) + update.addedLabels, in: board)
-            let file = try resolve(reference, in: scope)
-            var (card, document) = try readCard(file, includeBody: true)
+            let file = try resolve(reference, in: scope, root: root)
+            var (card, document, bytes) = try readCard(file, includeBody: true, in: root)
             let previous = card
-            if update.isEmpty { return BoardChange(card: card, previous: previous, writtenPaths: [], removedPaths: []) }
-            completeFrontmatter(&document, card: card)
+            var changed = false
             if let title = update.title?.trimmingCharacters(in: .whitespacesAndNewlines), title != card.title || document.value(forKey: "title") == nil {
+                completeFrontmatter(&document, card: card)
                 document.setValue(.string(title), forKey: "title")
+                changed = true
             }
             var labels = update.labels ?? card.labels
-            for label in update.addedLabels where !labels.contains(label) { labels.append(label) }
-            labels.removeAll { update.removedLabels.contains($0) }
+            var present = Set(labels)
+            for label in update.addedLabels where present.insert(label).inserted { labels.append(label) }
+            if !update.removedLabels.isEmpty {
+                let removed = Set(update.removedLabels)
+                labels.removeAll { removed.contains($0) }
+            }
             if labels != card.labels {
+                completeFrontmatter(&document, card: card)
                 document.setValue(.list(labels.map { .string($0) }), forKey: "labels")
+                changed = true
             }
-            for entry in update.fields where document.value(forKey: entry.key) != entry.value {
+            for entry in update.fields where !sameValue(document.value(forKey: entry.key), entry.value) {
+                completeFrontmatter(&document, card: card)
                 document.setValue(entry.value, forKey: entry.key)
+                changed = true
             }
-            for key in update.removedFields { document.removeValue(forKey: key) }
-            if let body = update.body, body != card.body { document.setBody(body) }
+            for key in update.removedFields where document.value(forKey: key) != nil {
+                document.removeValue(forKey: key)
+                changed = true
+            }
+            if let body = update.body, body != card.body {
+                document.setBody(body)
+                changed = true
+            }
+            guard changed else { return BoardChange(card: card, previous: previous, writtenPaths: [], removedPaths: []) }
             document.setValue(.unquoted(timestamp()), forKey: "modified")
-            try FileSystem.writeAtomically(document.bytes(), to: directory + "/" + file.path)
+            var transaction = BoardTransaction("edit \(file.slug)")
+            transaction.write(document.bytes(), to: file.path, replacing: bytes)
+            try apply(transaction, in: root)
+            bytes = document.bytes()
             card = try CardReader.card(from: document, file: file, includeBody: true)
-            return BoardChange(card: card, previous: previous, writtenPaths: [file.path], removedPaths: [])
+            return BoardChange(card: card, previous: previous, transaction: transaction)
         }
     }
 
     /// Moves a card to another column and/or another place in its column.
+    ///
+    /// A move that would leave the card where it is (the same column, and the same place among its neighbours)
+    /// writes nothing.
     /// - Parameters:
     ///   - column: The target column; the card's own column (or that of the `placement` card) when nil.
     ///   - placement: Where in the target column; the bottom when the column changes, required otherwise.
@@ -141,26 +165,28 @@ extension BoardStore {
     @discardableResult
     public func moveCard(_ reference: String, to column: String? = nil, placement: Placement? = nil) throws(KanbanError) -> BoardChange {
         try withLock { () throws(KanbanError) -> BoardChange in
-            let board = try loadBoard()
-            let file = try resolve(reference, in: .active)
-            var (card, document) = try readCard(file, includeBody: false)
+            let root = try openRoot()
+            let board = try readBoardFile(in: root).board
+            let file = try resolve(reference, in: .active, root: root)
+            var (card, document, bytes) = try readCard(file, includeBody: false, in: root)
             let previous = card
             var target = column
             if target == nil, let placement {
                 switch placement {
                 case .before(let other), .after(let other):
-                    target = try readCard(try resolve(other, in: .active), includeBody: false).card.column
+                    target = try readCard(try resolve(other, in: .active, root: root), includeBody: false, in: root).card.column
                 case .top, .bottom:
                     break
                 }
             }
             let targetColumn = target ?? card.column
-            try requireColumn(targetColumn, in: board)
+            try requireColumn(targetColumn, in: board, root: root)
             let columnChanges = targetColumn != file.directoryColumn
             guard columnChanges || placement != nil else {
                 return BoardChange(card: card, previous: previous, writtenPaths: [], removedPaths: [])
             }
-            let plan = try planPlacement(placement ?? .bottom, in: targetColumn, moving: file)
+            let plan = try planPlacement(placement ?? .bottom, in: targetColumn, moving: file, root: root)
+            if !columnChanges && plan.keepsPlace { return BoardChange(card: card, previous: previous, writtenPaths: [], removedPaths: []) }
             completeFrontmatter(&document, card: card)
             document.setValue(.string(plan.key), forKey: "position")
             if columnChanges || card.columnField != targetColumn {
@@ -168,40 +194,52 @@ extension BoardStore {
             }
             document.setValue(.unquoted(timestamp()), forKey: "modified")
             let destination = CardFile.active(name: file.slug + ".md", column: targetColumn)
-            var removed: [String] = []
+            var transaction = BoardTransaction("move \(file.slug) to \(targetColumn)")
             if columnChanges {
-                try FileSystem.makeDirectory(directory + "/cards/" + targetColumn)
-                try FileSystem.createAtomically(document.bytes(), at: directory + "/" + destination.path)
-                try FileSystem.remove(directory + "/" + file.path)
-                removed.append(file.path)
+                if try root.kind(of: destination.path) != nil {
+                    throw KanbanError(.alreadyExists, "column '\(targetColumn)' already has a card '\(file.slug)'; rename or move one of them first",
+                                      at: SourceLocation(path: destination.path))
+                }
+                transaction.write(document.bytes(), to: destination.path, replacing: nil)
+                transaction.remove(file.path, before: bytes)
             } else {
-                try FileSystem.writeAtomically(document.bytes(), to: directory + "/" + file.path)
+                transaction.write(document.bytes(), to: file.path, replacing: bytes)
             }
-            let rekeyed = try applyRekeys(plan.rekeyed)
+            try rekey(plan.rekeyed, into: &transaction, root: root)
+            try apply(transaction, in: root)
+            bytes = document.bytes()
             card = try CardReader.card(from: document, file: destination, includeBody: false)
-            return BoardChange(card: card, previous: previous, writtenPaths: [destination.path] + rekeyed, removedPaths: removed)
+            return BoardChange(card: card, previous: previous, transaction: transaction)
         }
     }
 
-    /// Moves a card to `archive/YYYY-MM-DD-<slug>.md` (today's date), keeping its file byte for byte.
+    /// Moves a card to `archive/YYYY-MM-DD-<slug>.md` (today's date), keeping its file as it was except for
+    /// `modified`, which records when it was archived (so that a sync tells an archive after a move from one before).
     @discardableResult
     public func archiveCard(_ reference: String) throws(KanbanError) -> BoardChange {
         try withLock { () throws(KanbanError) -> BoardChange in
-            let file = try resolve(reference, in: .active)
-            let (card, _) = try readCard(file, includeBody: false)
-            try FileSystem.makeDirectory(directory + "/archive")
+            let root = try openRoot()
+            let file = try resolve(reference, in: .active, root: root)
+            var (card, document, bytes) = try readCard(file, includeBody: false, in: root)
+            let previous = card
             let day = ISO8601.dayString(from: clock())
             var name = "\(day)-\(file.slug).md"
             var number = 2
-            while FileSystem.exists(directory + "/archive/" + name) {
+            while try root.kind(of: "archive/" + name) != nil {
                 name = "\(day)-\(file.slug)-\(number).md"
                 number += 1
             }
             let destination = CardFile.archived(name: name)
-            try FileSystem.renameNoReplace(directory + "/" + file.path, to: directory + "/" + destination.path)
-            var archived = try readCard(destination, includeBody: false).card
-            if archived.columnField == nil { archived.column = card.column }
-            return BoardChange(card: archived, previous: card, writtenPaths: [destination.path], removedPaths: [file.path])
+            completeFrontmatter(&document, card: card)
+            document.setValue(.unquoted(timestamp()), forKey: "modified")
+            var transaction = BoardTransaction("archive \(file.slug)")
+            transaction.write(document.bytes(), to: destination.path, replacing: nil)
+            transaction.remove(file.path, before: bytes)
+            try apply(transaction, in: root)
+            bytes = document.bytes()
+            card = try CardReader.card(from: document, file: destination, includeBody: false)
+            if card.columnField == nil { card.column = previous.column }
+            return BoardChange(card: card, previous: previous, transaction: transaction)
         }
     }
 
@@ -210,34 +248,36 @@ extension BoardStore {
     @discardableResult
     public func unarchiveCard(_ reference: String, to column: String? = nil) throws(KanbanError) -> BoardChange {
         try withLock { () throws(KanbanError) -> BoardChange in
-            let board = try loadBoard()
-            let file = try resolve(reference, in: .archived)
-            var (card, document) = try readCard(file, includeBody: false)
+            let root = try openRoot()
+            let board = try readBoardFile(in: root).board
+            let file = try resolve(reference, in: .archived, root: root)
+            var (card, document, bytes) = try readCard(file, includeBody: false, in: root)
             let previous = card
             let targetColumn: String
             if let column {
-                try requireColumn(column, in: board)
+                try requireColumn(column, in: board, root: root)
                 targetColumn = column
             } else if let old = card.columnField, board.column(withID: old) != nil {
                 targetColumn = old
             } else {
                 targetColumn = board.columns[0].id
             }
-            let others = try listCardFiles(.all, columns: nil, board: board).files.filter { $0.path != file.path }
-            let taken = Set(others.map(\.slug))
-            let slug = Slug.unique(file.slug, isTaken: taken.contains)
-            let plan = try planPlacement(.bottom, in: targetColumn, moving: nil)
+            try requireColumn(targetColumn, in: board, root: root)
+            let slug = try unusedSlug(file.slug, board: board, root: root, ignoring: file.path)
+            let plan = try planPlacement(.bottom, in: targetColumn, moving: nil, root: root)
             completeFrontmatter(&document, card: card)
             document.setValue(.string(targetColumn), forKey: "column")
             document.setValue(.string(plan.key), forKey: "position")
             document.setValue(.unquoted(timestamp()), forKey: "modified")
             let destination = CardFile.active(name: slug + ".md", column: targetColumn)
-            try FileSystem.makeDirectory(directory + "/cards/" + targetColumn)
-            try FileSystem.createAtomically(document.bytes(), at: directory + "/" + destination.path)
-            try FileSystem.remove(directory + "/" + file.path)
-            let rekeyed = try applyRekeys(plan.rekeyed)
+            var transaction = BoardTransaction("unarchive \(file.slug) to \(targetColumn)")
+            transaction.write(document.bytes(), to: destination.path, replacing: nil)
+            transaction.remove(file.path, before: bytes)
+            try rekey(plan.rekeyed, into: &transaction, root: root)
+            try apply(transaction, in: root)
+            bytes = document.bytes()
             card = try CardReader.card(from: document, file: destination, includeBody: false)
-            return BoardChange(card: card, previous: previous, writtenPaths: [destination.path] + rekeyed, removedPaths: [file.path])
+            return BoardChange(card: card, previous: previous, transaction: transaction)
         }
     }
 
@@ -245,29 +285,37 @@ extension BoardStore {
     @discardableResult
     public func deleteCard(_ reference: String, in scope: CardScope = .active) throws(KanbanError) -> BoardChange {
         try withLock { () throws(KanbanError) -> BoardChange in
-            let file = try resolve(reference, in: scope)
-            let card = (try? readCard(file, includeBody: false).card)
-            try FileSystem.remove(directory + "/" + file.path)
-            return BoardChange(card: nil, previous: card, writtenPaths: [], removedPaths: [file.path])
+            let root = try openRoot()
+            let file = try resolve(reference, in: scope, root: root)
+            let bytes = try root.read(file.path)
+            let card = try? CardReader.read(bytes, file: file, includeBody: false).0
+            var transaction = BoardTransaction("delete \(file.slug)")
+            transaction.remove(file.path, before: bytes)
+            try apply(transaction, in: root)
+            return BoardChange(card: nil, previous: card, transaction: transaction)
         }
     }
 
     // MARK: Helpers
 
-    /// Runs `body` holding the board's exclusive lock.
-    func withLock<T>(_ body: () throws(KanbanError) -> T) throws(KanbanError) -> T {
-        let lock = try BoardLock(directory: directory)
-        defer { lock.unlock() }
-        return try body()
+    /// `base`, or `base-2`, `base-3`, ...: the first slug no card on the board uses (in any column or the archive),
+    /// comparing without regard to case or Unicode normalisation, so that two names never differ only in case
+    /// (which a case-insensitive disk, macOS's default, cannot hold).
+    func unusedSlug(_ base: String, board: Board, root: BoardRoot, ignoring path: String? = nil) throws(KanbanError) -> String {
+        let files = try listCardFiles(.all, columns: nil, board: board, in: root).files
+        let taken = Set(files.filter { $0.path != path }.map { Slug.collisionKey($0.slug) })
+        return Slug.unique(base) { taken.contains(Slug.collisionKey($0)) }
     }
 
-    func requireColumn(_ id: String, in board: Board) throws(KanbanError) {
+    func requireColumn(_ id: String, in board: Board, root: BoardRoot) throws(KanbanError) {
         guard Column.isValidID(id) else {
             throw KanbanError(.outsideBoard, "'\(id)' cannot be a column id: use letters, digits, '-', '_' or '.'")
         }
         guard board.column(withID: id) != nil else {
             throw KanbanError(.columnNotFound, "no column '\(id)' on this board", candidates: board.columns.map(\.id))
         }
+        // A column directory (or `cards`) that is a link leading out of the board is never written through.
+        _ = try root.openDirectory("cards/" + id)
     }
 
     func requireLabels(_ labels: [String], in board: Board) throws(KanbanError) {
@@ -284,11 +332,12 @@ extension BoardStore {
     }
 
     /// The key for a card placed in `column`, and the neighbours to re-key; `moving` is left out of the column.
-    func planPlacement(_ placement: Placement, in column: String, moving: CardFile?) throws(KanbanError) -> PlacementPlan {
-        let board = try loadBoard()
-        let listing = try listCardFiles(.active, columns: [column], board: board)
-        let files = listing.files.filter { $0.path != moving?.path }
-        let cards = PositionReader.ordered(files, root: directory)
+    func planPlacement(_ placement: Placement, in column: String, moving: CardFile?, root: BoardRoot) throws(KanbanError) -> PlacementPlan {
+        let board = try readBoardFile(in: root).board
+        let listing = try listCardFiles(.active, columns: [column], board: board, in: root)
+        let ordered = PositionReader.ordered(listing.files, root: root)
+        let currentIndex = moving.flatMap { moving in ordered.firstIndex { $0.file.path == moving.path } }
+        let cards = ordered.filter { $0.file.path != moving?.path }
         let keys = cards.map(\.position)
         let index: Int
         switch placement {
@@ -297,7 +346,7 @@ extension BoardStore {
         case .bottom:
             index = keys.lastIndex { $0 != nil }.map { $0 + 1 } ?? 0
         case .before(let reference), .after(let reference):
-            let other = try resolve(reference, in: .active)
+            let other = try resolve(reference, in: .active, root: root)
             if other.path == moving?.path {
                 throw KanbanError(.invalidArgument, "a card cannot be placed relative to itself")
             }
@@ -307,21 +356,21 @@ extension BoardStore {
             if case .before = placement { index = found } else { index = found + 1 }
         }
         let plan = OrderKey.plan(insertingAt: index, into: keys)
-        return PlacementPlan(key: plan.key, rekeyed: plan.rekeyed.map { (file: cards[$0.index].file, key: $0.key) })
+        // The card already sits between the same neighbours, with a key that keeps it there.
+        let keepsPlace = currentIndex == index && ordered[currentIndex ?? 0].position != nil
+        return PlacementPlan(key: plan.key, rekeyed: plan.rekeyed.map { (file: cards[$0.index].file, key: $0.key) }, keepsPlace: keepsPlace)
     }
 
-    /// Writes the new positions of re-keyed neighbours; returns their paths.
-    func applyRekeys(_ rekeyed: [(file: CardFile, key: String)]) throws(KanbanError) -> [String] {
-        var written: [String] = []
+    /// Adds the new positions of re-keyed neighbours to `transaction`.
+    func rekey(_ rekeyed: [(file: CardFile, key: String)], into transaction: inout BoardTransaction, root: BoardRoot) throws(KanbanError) {
         for (file, key) in rekeyed {
-            var (card, document) = try readCard(file, includeBody: false)
+            var (card, document, bytes) = try readCard(file, includeBody: false, in: root)
             completeFrontmatter(&document, card: card)
             document.setValue(.string(key), forKey: "position")
-            try FileSystem.writeAtomically(document.bytes(), to: directory + "/" + file.path)
+            transaction.write(document.bytes(), to: file.path, replacing: bytes)
+            bytes = []
             card.position = key
-            written.append(file.path)
         }
-        return written
     }
 
     private func isValidFieldKey(_ key: String) -> Bool {
@@ -336,6 +385,8 @@ extension BoardStore {
 struct PlacementPlan {
     var key: String
     var rekeyed: [(file: CardFile, key: String)]
+    /// Whether the card being moved is already at the planned place (a move there changes nothing).
+    var keepsPlace = false
 }
 
 func uniqued(_ values: [String]) -> [String] {

@@ -19,7 +19,8 @@ extension BoardStore {
             let position = min(max(index ?? columns.count, 0), columns.count)
             columns.insert(Column(id: id, name: name), at: position)
             file.setColumns(columns)
-            try FileSystem.makeDirectory(directory + "/cards/" + id)
+        } afterwards: { (root: BoardRoot) throws(KanbanError) in
+            try root.makeDirectory("cards/" + id)
         }
     }
 
@@ -65,55 +66,77 @@ extension BoardStore {
     @discardableResult
     public func removeColumn(_ id: String, movingCardsTo target: String? = nil) throws(KanbanError) -> BoardChange {
         try withLock { () throws(KanbanError) -> BoardChange in
-            var file = try readBoardFile()
+            let root = try openRoot()
+            let boardBytes = try root.read(BoardFile.path)
+            var file = try BoardFile(bytes: boardBytes)
             let index = try columnIndex(id, in: file.board)
             guard file.board.columns.count > 1 else {
                 throw KanbanError(.invalidArgument, "'\(id)' is the board's only column")
             }
             if let target {
-                try requireColumn(target, in: file.board)
+                try requireColumn(target, in: file.board, root: root)
                 guard target != id else { throw KanbanError(.invalidArgument, "cannot move the cards of '\(id)' into itself") }
             }
-            let cardFiles = try listCardFiles(.active, columns: [id], board: file.board).files
-            var written: [String] = []
-            var removed: [String] = []
+            let cardFiles = try listCardFiles(.active, columns: [id], board: file.board, in: root).files
+            var transaction = BoardTransaction("remove column \(id)")
             if !cardFiles.isEmpty {
                 guard let target else {
                     throw KanbanError(.columnNotEmpty, "column '\(id)' holds \(cardFiles.count) card\(cardFiles.count == 1 ? "" : "s"); give a column to move them to")
                 }
-                let loaded = CardLoader.load(cardFiles, root: directory, includeBodies: false)
-                if let bad = loaded.first(where: { $0.card == nil }), let diagnostic = bad.diagnostics.first {
-                    throw KanbanError(.invalidCard, "cannot move a card that does not parse: \(diagnostic.message)", at: diagnostic.location)
+                var moving: [(card: Card, document: FrontmatterDocument, bytes: [UInt8])] = []
+                for cardFile in cardFiles {
+                    do throws(KanbanError) {
+                        moving.append(try readCard(cardFile, includeBody: false, in: root))
+                    } catch {
+                        throw KanbanError(.invalidCard, "cannot move a card that does not parse: \(error.message)", at: error.location ?? SourceLocation(path: cardFile.path))
+                    }
                 }
-                let cards = loaded.compactMap(\.card).sorted(by: Card.precedes)
+                moving.sort { Card.precedes($0.card, $1.card) }
                 // Check every destination first, so that a clash leaves the board as it was.
-                for card in cards where FileSystem.exists(directory + "/cards/\(target)/\(card.slug).md") {
-                    throw KanbanError(.alreadyExists, "column '\(target)' already has a card '\(card.slug)'; rename or move one of them first (nothing was changed)",
-                                      at: SourceLocation(path: "cards/\(target)/\(card.slug).md"))
+                for entry in moving where try root.kind(of: "cards/\(target)/\(entry.card.slug).md") != nil {
+                    throw KanbanError(.alreadyExists, "column '\(target)' already has a card '\(entry.card.slug)'; rename or move one of them first (nothing was changed)",
+                                      at: SourceLocation(path: "cards/\(target)/\(entry.card.slug).md"))
                 }
-                for card in cards {
-                    let source = CardFile.active(name: card.slug + ".md", column: id)
-                    var (current, document) = try readCard(source, includeBody: false)
-                    let plan = try planPlacement(.bottom, in: target, moving: nil)
-                    completeFrontmatter(&document, card: current)
+                // The cards go to the bottom of the target in their order: keys after the target's last one.
+                let listing = try listCardFiles(.active, columns: [target], board: file.board, in: root)
+                var targetCards = PositionReader.ordered(listing.files, root: root)
+                // The documents of the cards moved so far, by their new path, in case a later one re-keys them.
+                var moved: [String: FrontmatterDocument] = [:]
+                for entry in moving {
+                    let keys = targetCards.map(\.position)
+                    let insertAt = keys.lastIndex { $0 != nil }.map { $0 + 1 } ?? 0
+                    let plan = OrderKey.plan(insertingAt: insertAt, into: keys)
+                    for rekey in plan.rekeyed {
+                        let neighbour = targetCards[rekey.index].file
+                        targetCards[rekey.index].position = rekey.key
+                        if var document = moved[neighbour.path] {
+                            document.setValue(.string(rekey.key), forKey: "position")
+                            moved[neighbour.path] = document
+                            transaction.write(document.bytes(), to: neighbour.path, replacing: nil)
+                        } else {
+                            try self.rekey([(neighbour, rekey.key)], into: &transaction, root: root)
+                        }
+                    }
+                    var document = entry.document
+                    completeFrontmatter(&document, card: entry.card)
                     document.setValue(.string(target), forKey: "column")
                     document.setValue(.string(plan.key), forKey: "position")
                     document.setValue(.unquoted(timestamp()), forKey: "modified")
-                    let destination = CardFile.active(name: source.slug + ".md", column: target)
-                    try FileSystem.createAtomically(document.bytes(), at: directory + "/" + destination.path)
-                    try FileSystem.remove(directory + "/" + source.path)
-                    written.append(destination.path)
-                    written += try applyRekeys(plan.rekeyed)
-                    removed.append(source.path)
-                    current.column = target
+                    let destination = CardFile.active(name: entry.card.slug + ".md", column: target)
+                    moved[destination.path] = document
+                    transaction.write(document.bytes(), to: destination.path, replacing: nil)
+                    transaction.remove(entry.card.path, before: entry.bytes)
+                    targetCards.insert((file: destination, position: plan.key), at: insertAt)
                 }
             }
             var columns = file.board.columns
             columns.remove(at: index)
             file.setColumns(columns)
-            try FileSystem.writeAtomically(file.bytes(), to: directory + "/" + BoardFile.path)
-            FileSystem.removeDirectoryIfEmpty(directory + "/cards/" + id)
-            return BoardChange(card: nil, previous: nil, writtenPaths: [BoardFile.path] + written, removedPaths: removed)
+            transaction.write(file.bytes(), to: BoardFile.path, replacing: boardBytes)
+            try apply(transaction, in: root)
+            root.removeDirectoryIfEmpty("cards/" + id)
+            return BoardChange(card: nil, previous: nil, writtenPaths: [BoardFile.path] + transaction.writtenPaths.filter { $0 != BoardFile.path },
+                               removedPaths: transaction.removedPaths)
         }
     }
 
@@ -161,41 +184,48 @@ extension BoardStore {
     @discardableResult
     public func removeLabel(_ id: String, strippingCards: Bool = false) throws(KanbanError) -> BoardChange {
         try withLock { () throws(KanbanError) -> BoardChange in
-            var file = try readBoardFile()
+            let root = try openRoot()
+            let boardBytes = try root.read(BoardFile.path)
+            var file = try BoardFile(bytes: boardBytes)
             var labels = file.board.labels
             guard let index = labels.firstIndex(where: { $0.id == id }) else {
                 throw KanbanError(.labelNotFound, "no label '\(id)' on this board", candidates: labels.map(\.id))
             }
-            var written: [String] = []
+            var transaction = BoardTransaction("remove label \(id)")
             if strippingCards {
-                let files = try listCardFiles(.all, columns: nil, board: file.board).files
-                for loaded in CardLoader.load(files, root: directory, includeBodies: false) {
-                    guard let card = loaded.card, card.labels.contains(id) else { continue }
-                    let source = card.isArchived ? CardFile.archived(name: String(card.path.dropFirst("archive/".count)))
-                        : CardFile.active(name: card.slug + ".md", column: card.column)
-                    var (_, document) = try readCard(source, includeBody: false)
-                    document.setValue(.list(card.labels.filter { $0 != id }.map { .string($0) }), forKey: "labels")
-                    document.setValue(.unquoted(timestamp()), forKey: "modified")
-                    try FileSystem.writeAtomically(document.bytes(), to: directory + "/" + source.path)
-                    written.append(source.path)
+                let files = try listCardFiles(.all, columns: nil, board: file.board, in: root).files
+                for cardFile in files {
+                    guard let (card, document, bytes) = try? readCard(cardFile, includeBody: false, in: root), card.labels.contains(id) else { continue }
+                    var edited = document
+                    edited.setValue(.list(card.labels.filter { $0 != id }.map { .string($0) }), forKey: "labels")
+                    edited.setValue(.unquoted(timestamp()), forKey: "modified")
+                    transaction.write(edited.bytes(), to: cardFile.path, replacing: bytes)
                 }
             }
             labels.remove(at: index)
             file.setLabels(labels)
-            try FileSystem.writeAtomically(file.bytes(), to: directory + "/" + BoardFile.path)
-            return BoardChange(card: nil, previous: nil, writtenPaths: [BoardFile.path] + written, removedPaths: [])
+            transaction.write(file.bytes(), to: BoardFile.path, replacing: boardBytes)
+            try apply(transaction, in: root)
+            return BoardChange(card: nil, previous: nil, writtenPaths: [BoardFile.path] + transaction.writtenPaths.filter { $0 != BoardFile.path },
+                               removedPaths: [])
         }
     }
 
     // MARK: Helpers
 
-    /// Reads `board.md` under the lock, lets `edit` change it, and writes it back.
-    private func editBoard(_ edit: (inout BoardFile) throws(KanbanError) -> Void) throws(KanbanError) -> BoardChange {
+    /// Reads `board.md` under the lock, lets `edit` change it, writes it back, and then does `afterwards`.
+    private func editBoard(_ edit: (inout BoardFile) throws(KanbanError) -> Void,
+                           afterwards: (BoardRoot) throws(KanbanError) -> Void = { _ in }) throws(KanbanError) -> BoardChange {
         try withLock { () throws(KanbanError) -> BoardChange in
-            var file = try readBoardFile()
+            let root = try openRoot()
+            let bytes = try root.read(BoardFile.path)
+            var file = try BoardFile(bytes: bytes)
             try edit(&file)
-            try FileSystem.writeAtomically(file.bytes(), to: directory + "/" + BoardFile.path)
-            return BoardChange(card: nil, previous: nil, writtenPaths: [BoardFile.path], removedPaths: [])
+            var transaction = BoardTransaction("edit board.md")
+            transaction.write(file.bytes(), to: BoardFile.path, replacing: bytes)
+            try apply(transaction, in: root)
+            try afterwards(root)
+            return BoardChange(card: nil, previous: nil, transaction: transaction)
         }
     }
 

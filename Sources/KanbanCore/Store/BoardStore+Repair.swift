@@ -26,13 +26,15 @@ extension BoardStore {
                     newKeys[cards[index].path] = key
                 }
             }
-            var written: [String] = []
+            let root = try openRoot()
+            var transaction = BoardTransaction("repair the board")
             for card in snapshot.cards {
                 let file = CardFile.active(name: card.slug + ".md", column: card.column)
                 let stale = card.columnField.map { $0 != card.column } ?? false
                 let key = newKeys[card.path]
                 guard stale || key != nil || !card.hasFrontmatter else { continue }
-                var (current, document) = try readCard(file, includeBody: false)
+                let (current, loaded, bytes) = try readCard(file, includeBody: false, in: root)
+                var document = loaded
                 if !current.hasFrontmatter {
                     completeFrontmatter(&document, card: current)
                     let now = timestamp()
@@ -53,11 +55,11 @@ extension BoardStore {
                         repairs.append(Repair(code: code, path: file.path, summary: "position \(current.position ?? "(none)") → \(key)"))
                     }
                 }
-                try FileSystem.writeAtomically(document.bytes(), to: directory + "/" + file.path)
-                current.position = key ?? current.position
-                written.append(file.path)
+                transaction.write(document.bytes(), to: file.path, replacing: bytes)
             }
-            return (repairs, BoardChange(card: nil, previous: nil, writtenPaths: written, removedPaths: []))
+            try apply(transaction, in: root)
+            repairs += BoardChecks.removeLeftovers(in: root, columnIDs: snapshot.columnIDs)
+            return (repairs, BoardChange(card: nil, previous: nil, transaction: transaction))
         }
     }
 

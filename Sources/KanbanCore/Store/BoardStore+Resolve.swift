@@ -2,7 +2,7 @@ import Foundation
 
 extension BoardStore {
     /// The card file `reference` names: a path, an exact slug, or a unique slug prefix.
-    func resolve(_ reference: String, in scope: CardScope) throws(KanbanError) -> CardFile {
+    func resolve(_ reference: String, in scope: CardScope, root: BoardRoot) throws(KanbanError) -> CardFile {
         let trimmed = reference.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw KanbanError(.invalidArgument, "a card reference cannot be empty") }
         if trimmed.contains("/") || trimmed.hasSuffix(".md") {
@@ -11,22 +11,22 @@ extension BoardStore {
             if parts.count == 2, parts[0] != "cards", parts[0] != "archive", parts[0] != "..", Column.isValidID(String(parts[0])),
                Slug.isValid(String(parts[1])) {
                 let name = parts[1].hasSuffix(".md") ? String(parts[1]) : parts[1] + ".md"
-                return try resolvePath("cards/\(parts[0])/\(name)")
+                return try resolvePath("cards/\(parts[0])/\(name)", root: root)
             }
-            return try resolvePath(trimmed)
+            return try resolvePath(trimmed, root: root)
         }
         guard Slug.isValid(trimmed) else {
             throw KanbanError(.cardNotFound, "no card matches '\(trimmed)'")
         }
         // An exact slug is found without listing every card: one lstat per column, and the archive's names.
-        let exact = try exactMatches(trimmed, in: scope)
+        let exact = try exactMatches(trimmed, in: scope, root: root)
         if exact.count == 1 { return exact[0] }
         if exact.count > 1 {
             throw KanbanError(.ambiguousCard, "'\(trimmed)' names \(exact.count) cards; give a path",
                               candidates: exact.map(\.path).sorted())
         }
-        let board = try loadBoard()
-        let listing = try listCardFiles(scope, columns: nil, board: board)
+        let board = try readBoardFile(in: root).board
+        let listing = try listCardFiles(scope, columns: nil, board: board, in: root)
         let files = listing.files
         let prefixed = files.filter { $0.slug.hasPrefix(trimmed) }
         if prefixed.count == 1 { return prefixed[0] }
@@ -51,7 +51,7 @@ extension BoardStore {
     }
 
     /// A path relative to the board, or absolute inside it, that names a card file.
-    private func resolvePath(_ path: String) throws(KanbanError) -> CardFile {
+    private func resolvePath(_ path: String, root: BoardRoot) throws(KanbanError) -> CardFile {
         var relative = path
         if path.hasPrefix("/") {
             let resolved = FileSystem.realPath((path as NSString).deletingLastPathComponent).map {
@@ -66,55 +66,47 @@ extension BoardStore {
         if components.contains("..") {
             throw KanbanError(.outsideBoard, "'\(path)' reaches outside the board directory")
         }
-        let full = directory + "/" + components.joined(separator: "/")
-        if FileSystem.exists(full) && !isInsideBoard(full) {
-            throw KanbanError(.outsideBoard, "'\(path)' points outside the board directory")
-        }
+        let boardPath = components.joined(separator: "/")
         let name = components.last.map(String.init) ?? ""
+        let file: CardFile
         if components.count == 3, components[0] == "cards", CardFile.isCardFileName(name) {
-            let file = CardFile.active(name: name, column: String(components[1]))
-            guard FileSystem.exists(full) else { throw KanbanError(.cardNotFound, "no card at '\(file.path)'") }
-            return file
+            file = CardFile.active(name: name, column: String(components[1]))
+        } else if components.count == 2, components[0] == "archive", CardFile.isCardFileName(name) {
+            file = CardFile.archived(name: name)
+        } else {
+            throw KanbanError(.cardNotFound, "'\(path)' is not a card: cards are 'cards/<column>/<slug>.md' or 'archive/<date>-<slug>.md'")
         }
-        if components.count == 2, components[0] == "archive", CardFile.isCardFileName(name) {
-            let file = CardFile.archived(name: name)
-            guard FileSystem.exists(full) else { throw KanbanError(.cardNotFound, "no card at '\(file.path)'") }
-            return file
+        // Walked inside the board: a link on the way (a column, `cards`, the card) that leads out is refused.
+        guard let place = try root.place(of: boardPath), let kind = place.directory.kind(of: place.name) else {
+            throw KanbanError(.cardNotFound, "no card at '\(file.path)'")
         }
-        throw KanbanError(.cardNotFound, "'\(path)' is not a card: cards are 'cards/<column>/<slug>.md' or 'archive/<date>-<slug>.md'")
+        guard kind == .file else { throw FileSystem.notRegularFile(file.path) }
+        return file
     }
 
     /// The card files whose slug is exactly `slug`, found with one `lstat` per column directory and, for archived
-    /// cards, the names in `archive/`; links that point outside the board are left out, as the listing does.
-    func exactMatches(_ slug: String, in scope: CardScope) throws(KanbanError) -> [CardFile] {
+    /// cards, the names in `archive/`; links that point outside the board, and special files, are left out, as the
+    /// listing does.
+    func exactMatches(_ slug: String, in scope: CardScope, root: BoardRoot) throws(KanbanError) -> [CardFile] {
         var matches: [CardFile] = []
         let name = slug + ".md"
         guard CardFile.isCardFileName(name) else { return [] }
+        func isCard(_ file: CardFile) -> Bool {
+            guard let place = try? root.place(of: file.path) else { return false }
+            return place.directory.kind(of: place.name) == .file
+        }
         if scope.contains(.active) {
-            for column in try columnDirectories().directories {
+            for column in columnDirectories(in: root).directories {
                 let file = CardFile.active(name: name, column: column)
-                let full = directory + "/" + file.path
-                switch FileSystem.kind(of: full) {
-                case .file?: matches.append(file)
-                case .symbolicLink? where isInsideBoard(full): matches.append(file)
-                default: break
-                }
+                if isCard(file) { matches.append(file) }
             }
         }
-        if scope.contains(.archived) {
-            for entry in try FileSystem.entries(of: directory + "/archive") where entry.name.hasSuffix(name) && CardFile.isCardFileName(entry.name) {
+        if scope.contains(.archived), refusal(of: "archive", in: root) == nil {
+            for entry in try root.entries(of: "archive") where entry.name.hasSuffix(name) && CardFile.isCardFileName(entry.name) {
                 let file = CardFile.archived(name: entry.name)
-                guard file.slug == slug else { continue }
-                let full = directory + "/" + file.path
-                if entry.kind == .file || (entry.kind == .symbolicLink && isInsideBoard(full)) { matches.append(file) }
+                if file.slug == slug && isCard(file) { matches.append(file) }
             }
         }
         return matches
-    }
-
-    /// Whether `slug` is in use anywhere on the board (any column directory or the archive), without listing
-    /// every card.
-    func isSlugInUse(_ slug: String, archivedSlugs: Set<String>, columns: [String]) -> Bool {
-        archivedSlugs.contains(slug) || columns.contains { FileSystem.exists(directory + "/cards/\($0)/\(slug).md") }
     }
 }

@@ -2,10 +2,12 @@ import Foundation
 
 /// A board on disk and every operation on it.
 ///
-/// Reads never lock. Each change takes an exclusive `flock` on the board directory, re-reads what it changes,
-/// writes each file atomically (a temporary file renamed over the old one) and returns the paths it wrote and
-/// removed, so that git sync can commit exactly those. A move writes the new file before removing the old one:
-/// an interruption leaves at worst a duplicate that ``check()`` reports, never a lost card.
+/// Every file is reached through ``BoardRoot``, so nothing outside the board directory is ever read or written,
+/// whatever links the board holds, and only regular files are read. Reads never lock. Each change takes the board's
+/// exclusive lock (waiting at most ``lockTimeout``), re-reads what it changes, and makes all its file changes as one
+/// transaction recorded in a journal first (``BoardJournal``): a process killed half-way leaves a change the next
+/// command finishes or undoes, never a card in two places or none. Changes return the paths they wrote and removed,
+/// so that git sync can commit exactly those.
 ///
 /// ```swift
 /// let store = try BoardStore(directory: "/path/to/board")
@@ -16,32 +18,71 @@ public final class BoardStore: Sendable {
     /// The board directory, absolute, with symbolic links resolved.
     public let directory: String
     let clock: @Sendable () -> Date
+    /// How long a change waits for another process holding the board's lock before it gives up.
+    public let lockTimeout: Duration
 
     /// Opens the board in `directory`, which must hold a `board.md`.
     /// - Parameters:
     ///   - directory: The board directory, absolute or relative to the current directory.
     ///   - clock: Where `created`, `modified` and archive dates come from (tests pass a fixed clock).
-    /// - Throws: ``KanbanError/Code/boardNotFound`` when there is no `board.md`.
-    public init(directory: String, clock: @escaping @Sendable () -> Date = { Date() }) throws(KanbanError) {
-        guard let resolved = FileSystem.realPath(directory), FileSystem.isDirectory(resolved) else {
+    ///   - lockTimeout: How long a change waits for the board's lock (20 seconds by default).
+    /// - Throws: ``KanbanError/Code/boardNotFound`` when there is no `board.md` (saying what is there instead).
+    public init(directory: String, clock: @escaping @Sendable () -> Date = { Date() }, lockTimeout: Duration = .seconds(20)) throws(KanbanError) {
+        guard let resolved = FileSystem.realPath(directory) else {
             throw KanbanError(.boardNotFound, "no board at '\(directory)': the directory does not exist")
         }
-        guard FileSystem.kind(of: resolved + "/" + BoardFile.path) == .file else {
-            throw KanbanError(.boardNotFound, "no board at '\(directory)': it has no board.md")
+        guard FileSystem.isDirectory(resolved) else {
+            let parent = (directory as NSString).deletingLastPathComponent
+            if (resolved as NSString).lastPathComponent == BoardFile.path {
+                throw KanbanError(.boardNotFound, "'\(directory)' is the board's board.md file; name the board by its directory instead ('\(parent.isEmpty ? "." : parent)')")
+            }
+            throw KanbanError(.boardNotFound, "no board at '\(directory)': it is a file, not a directory; name the directory that holds board.md")
         }
+        try Self.requireBoardFile(in: resolved, named: directory)
         self.directory = resolved
         self.clock = clock
+        self.lockTimeout = lockTimeout
+    }
+
+    /// Throws unless `resolved` holds a `board.md` that can be read: a regular file, or a link to one inside the board.
+    private static func requireBoardFile(in resolved: String, named directory: String) throws(KanbanError) {
+        let root = try BoardRoot(path: resolved)
+        switch root.directory.kind(of: BoardFile.path) {
+        case .file?:
+            return
+        case nil:
+            throw KanbanError(.boardNotFound, "no board at '\(directory)': it has no board.md")
+        case .directory?:
+            throw KanbanError(.boardNotFound, "no board at '\(directory)': its board.md is a directory, not a file")
+        case .other?:
+            throw KanbanError(.boardNotFound, "no board at '\(directory)': its board.md is not a regular file (a FIFO, socket or device)")
+        case .symbolicLink?:
+            let target = (try? root.directory.readLink(BoardFile.path, path: BoardFile.path)) ?? "?"
+            let place: BoardRoot.Place?
+            do {
+                place = try root.place(of: BoardFile.path)
+            } catch {
+                throw KanbanError(.boardNotFound, "no board at '\(directory)': its board.md is a link to '\(target)', outside the board directory, which kanban does not follow; put the file itself in the board")
+            }
+            guard let place, let kind = place.directory.kind(of: place.name) else {
+                throw KanbanError(.boardNotFound, "no board at '\(directory)': its board.md is a link to '\(target)', which does not exist")
+            }
+            guard kind == .file else {
+                throw KanbanError(.boardNotFound, "no board at '\(directory)': its board.md is a link to '\(target)', which is not a regular file")
+            }
+        }
     }
 
     /// Finds the board the way git finds `.git`: `directory` itself, then each parent in turn, up to the root.
     /// - Throws: ``KanbanError/Code/boardNotFound`` when no directory on the way holds a `board.md`.
-    public static func find(from directory: String, clock: @escaping @Sendable () -> Date = { Date() }) throws(KanbanError) -> BoardStore {
+    public static func find(from directory: String, clock: @escaping @Sendable () -> Date = { Date() },
+                            lockTimeout: Duration = .seconds(20)) throws(KanbanError) -> BoardStore {
         guard var current = FileSystem.realPath(directory) else {
             throw KanbanError(.boardNotFound, "no board found: '\(directory)' does not exist")
         }
         while true {
-            if FileSystem.kind(of: current + "/" + BoardFile.path) == .file {
-                return try BoardStore(directory: current, clock: clock)
+            if FileSystem.exists(current + "/" + BoardFile.path) {
+                return try BoardStore(directory: current, clock: clock, lockTimeout: lockTimeout)
             }
             let parent = (current as NSString).deletingLastPathComponent
             if parent == current || parent.isEmpty { break }
@@ -50,7 +91,8 @@ public final class BoardStore: Sendable {
         throw KanbanError(.boardNotFound, "no board.md in '\(directory)' or any parent directory")
     }
 
-    /// Makes a new board: `board.md`, a directory for each column and `archive/`.
+    /// Makes a new board: a directory for each column, `archive/`, and `board.md` last, so that a board whose
+    /// making was interrupted is made again by the next try.
     /// - Throws: ``KanbanError/Code/alreadyExists`` when `directory` already holds a `board.md`.
     @discardableResult
     public static func create(at directory: String, board: Board, clock: @escaping @Sendable () -> Date = { Date() }) throws(KanbanError) -> BoardStore {
@@ -66,14 +108,17 @@ public final class BoardStore: Sendable {
             guard seen.insert(column.id).inserted else { throw KanbanError(.invalidArgument, "column id '\(column.id)' is given twice") }
         }
         try FileSystem.makeDirectory(directory)
-        guard let root = FileSystem.realPath(directory) else {
+        guard let resolved = FileSystem.realPath(directory) else {
             throw KanbanError(.fileSystem, "cannot create directory '\(directory)'")
         }
-        try FileSystem.createAtomically(BoardFile(board: board).bytes(), at: root + "/" + BoardFile.path)
-        try FileSystem.makeDirectory(root + "/cards")
-        for column in board.columns { try FileSystem.makeDirectory(root + "/cards/" + column.id) }
-        try FileSystem.makeDirectory(root + "/archive")
-        return try BoardStore(directory: root, clock: clock)
+        let root = try BoardRoot(path: resolved)
+        if root.directory.kind(of: BoardFile.path) != nil {
+            throw KanbanError(.alreadyExists, "'\(resolved)/\(BoardFile.path)' already exists")
+        }
+        for column in board.columns { try root.makeDirectory("cards/" + column.id) }
+        try root.makeDirectory("archive")
+        try root.create(BoardFile(board: board).bytes(), at: BoardFile.path)
+        return try BoardStore(directory: resolved, clock: clock)
     }
 
     // MARK: Reading
@@ -81,7 +126,7 @@ public final class BoardStore: Sendable {
     /// The board's settings from `board.md`.
     /// - Throws: ``KanbanError/Code/invalidBoard`` with `board.md:line:column` when it cannot be parsed.
     public func loadBoard() throws(KanbanError) -> Board {
-        try readBoardFile().board
+        try readBoardFile(in: openRoot()).board
     }
 
     /// Loads the board and its cards, in board order: columns as `board.md` lists them (then undeclared column
@@ -94,19 +139,21 @@ public final class BoardStore: Sendable {
     ///   - columns: Only these columns' cards (and archived cards from them), or every column when nil.
     ///   - includeBodies: Whether to decode each card's body into ``Card/body``.
     public func load(_ scope: CardScope = .active, columns: Set<String>? = nil, includeBodies: Bool = false) throws(KanbanError) -> BoardSnapshot {
-        let board = try loadBoard()
-        let scan = CardScan<Void, Card>(root: directory, includeBodies: includeBodies, labels: Set(board.labels.map(\.id)),
-                                        archivedColumns: columns, admit: { [self] entry, file in admission(of: entry, file: file) },
-                                        inspect: { _, _, _ in () }, assemble: { card, _ in card })
-        let (cards, diagnostics, findings, order) = try load(board: board, scope: scope, columns: columns, scan: scan)
+        let root = try openRoot()
+        settleIfUnlocked(root)
+        let board = try readBoardFile(in: root).board
+        let scan = CardScan<Void, Card>(root: root, includeBodies: includeBodies, labels: Set(board.labels.map(\.id)),
+                                        archivedColumns: columns, inspect: { _, _, _ in () }, assemble: { card, _ in card })
+        let (cards, diagnostics, findings, order) = try load(board: board, scope: scope, columns: columns, scan: scan, root: root)
         return BoardSnapshot(board: board, columnIDs: order, cards: cards, diagnostics: diagnostics, findings: findings)
     }
 
     /// Loads the board's cards with `scan`: its items in board order, the files that did not load (and links
     /// refused), what the checks noticed, and the column ids in display order.
-    func load<Extra, Item>(board: Board, scope: CardScope, columns: Set<String>?, scan: CardScan<Extra, Item>) throws(KanbanError)
-        -> (items: [Item], diagnostics: [Diagnostic], findings: [Diagnostic], columnIDs: [String]) {
-        let (directories, linkDiagnostics) = try columnDirectories()
+    func load<Extra, Item>(board: Board, scope: CardScope, columns: Set<String>?, scan: CardScan<Extra, Item>,
+                           root: BoardRoot) throws(KanbanError) -> (items: [Item], diagnostics: [Diagnostic], findings: [Diagnostic], columnIDs: [String]) {
+        let (directories, refusals) = columnDirectories(in: root)
+        var linkDiagnostics = refusals
         let order = Self.columnOrder(board, directories: directories)
         var sources: [CardScan<Extra, Item>.Source] = []
         if scope.contains(.active) {
@@ -115,7 +162,13 @@ public final class BoardStore: Sendable {
                 sources.append(.init(path: "cards/" + column, column: column))
             }
         }
-        if scope.contains(.archived) { sources.append(.init(path: "archive", column: nil)) }
+        if scope.contains(.archived) {
+            if let refusal = refusal(of: "archive", in: root) {
+                linkDiagnostics.append(refusal)
+            } else {
+                sources.append(.init(path: "archive", column: nil))
+            }
+        }
         let outcome = try scan.run(sources)
         return (outcome.items, linkDiagnostics + outcome.diagnostics, outcome.findings, order)
     }
@@ -125,24 +178,27 @@ public final class BoardStore: Sendable {
     /// - Parameter scope: Where to look: active cards by default.
     /// - Throws: ``KanbanError/Code/cardNotFound`` (with close matches as candidates),
     ///   ``KanbanError/Code/ambiguousCard`` (with the matches), ``KanbanError/Code/outsideBoard`` for a path
-    ///   outside the board, ``KanbanError/Code/invalidCard`` when the file cannot be parsed.
+    ///   outside the board, ``KanbanError/Code/invalidCard`` when the file cannot be parsed,
+    ///   ``KanbanError/Code/notRegularFile`` for a FIFO or other special file.
     public func card(_ reference: String, in scope: CardScope = .active) throws(KanbanError) -> Card {
-        let file = try resolve(reference, in: scope)
-        return try readCard(file, includeBody: true).card
+        let root = try openRoot()
+        settleIfUnlocked(root)
+        let file = try resolve(reference, in: scope, root: root)
+        return try readCard(file, includeBody: true, in: root).card
     }
 
     /// The path (relative to the board) of the card `reference` names, without reading the file, so that a card
     /// that does not parse can still be shown raw or opened in an editor.
     /// - Throws: The same errors as ``card(_:in:)`` except ``KanbanError/Code/invalidCard``.
     public func path(of reference: String, in scope: CardScope = .active) throws(KanbanError) -> String {
-        try resolve(reference, in: scope).path
+        try resolve(reference, in: scope, root: openRoot()).path
     }
 
     /// The bytes of the file at `path` (relative to the board), exactly as on disk.
+    /// - Throws: ``KanbanError/Code/outsideBoard`` for a path or link leading out of the board,
+    ///   ``KanbanError/Code/notRegularFile`` for anything but a regular file.
     public func contents(atPath path: String) throws(KanbanError) -> [UInt8] {
-        let full = directory + "/" + path
-        guard isInsideBoard(full) else { throw KanbanError(.outsideBoard, "'\(path)' is outside the board directory") }
-        return try FileSystem.readFile(full)
+        try openRoot().read(path)
     }
 
     /// The body of `card`, read from its file when the card was loaded without it.
@@ -150,23 +206,85 @@ public final class BoardStore: Sendable {
         if let body = card.body { return body }
         let file = card.isArchived ? CardFile.archived(name: (card.path as NSString).lastPathComponent)
             : CardFile.active(name: (card.path as NSString).lastPathComponent, column: card.column)
-        return try readCard(file, includeBody: true).card.body ?? ""
+        return try readCard(file, includeBody: true, in: openRoot()).card.body ?? ""
     }
 
     /// The raw bytes of a card's file, exactly as on disk.
     public func contents(of card: Card) throws(KanbanError) -> [UInt8] {
-        try FileSystem.readFile(directory + "/" + card.path)
+        try openRoot().read(card.path)
     }
 
     /// Every problem the board's checks find: files that cannot be parsed, `column:` fields that disagree with the
     /// directory, undeclared column directories and labels, duplicate slugs and positions, conflict markers,
-    /// over-long keys, cards without frontmatter or position. Sorted by path, then line.
+    /// over-long keys, cards without frontmatter or position, links out of the board, special files, and what an
+    /// interrupted command left. Sorted by path, then line.
     public func check() throws(KanbanError) -> [Diagnostic] {
         let snapshot = try load(.all)
-        return BoardChecks.run(snapshot)
+        return BoardChecks.run(snapshot) + BoardChecks.leftovers(in: try openRoot(), board: snapshot.board, columnIDs: snapshot.columnIDs)
+    }
+
+    // MARK: Exclusive access
+
+    /// Runs `body` holding the board's exclusive lock, so that what it does (a change and its git commit, say)
+    /// happens with no other process changing the board in between. Store operations inside `body` do not take the
+    /// lock again. A change another process left half done is settled first.
+    /// - Throws: ``KanbanError/Code/locked`` when another process holds the lock longer than ``lockTimeout``, or
+    ///   what `body` throws.
+    public func withExclusiveAccess<T>(_ body: () throws -> T) throws -> T {
+        if BoardLock.held.contains(directory) { return try body() }
+        let lock = try BoardLock(directory: directory, timeout: lockTimeout)
+        defer { lock.unlock() }
+        _ = try? BoardJournal.recover(in: openRoot())
+        return try BoardLock.$held.withValue(BoardLock.held.union([directory])) { try body() }
+    }
+
+    /// Settles a change that a killed process left half done, if there is one: finishes it, or undoes it when a
+    /// file it concerns was edited since (see ``BoardJournal``). Every change does this first; a caller can do it
+    /// up front to tell a person about it.
+    /// - Returns: What was settled: the change's summary and whether it was finished or undone; nil when there was
+    ///   nothing to settle.
+    @discardableResult
+    public func recoverInterruptedChange() throws(KanbanError) -> InterruptedChange? {
+        let root = try openRoot()
+        guard BoardJournal.isPresent(in: root) else { return nil }
+        return try withLock { () throws(KanbanError) -> InterruptedChange? in
+            try BoardJournal.recover(in: openRoot()).map(InterruptedChange.init)
+        }
     }
 
     // MARK: Internals shared by the operations
+
+    /// The board directory, opened for one operation.
+    func openRoot() throws(KanbanError) -> BoardRoot {
+        try BoardRoot(path: directory)
+    }
+
+    /// Settles an interrupted change before a read, when no other process is in the middle of one (a read never
+    /// waits for the lock, and never fails because it could not settle).
+    func settleIfUnlocked(_ root: BoardRoot) {
+        guard BoardJournal.isPresent(in: root), !BoardLock.held.contains(directory),
+              let lock = try? BoardLock(directory: directory, timeout: .zero) else { return }
+        defer { lock.unlock() }
+        _ = try? BoardJournal.recover(in: root)
+    }
+
+    /// Runs `body` holding the board's exclusive lock (once per thread: reentrant), having settled any change a
+    /// killed process left half done, with the board directory open.
+    func withLock<T>(_ body: () throws(KanbanError) -> T) throws(KanbanError) -> T {
+        if BoardLock.held.contains(directory) { return try body() }
+        let lock = try BoardLock(directory: directory, timeout: lockTimeout)
+        defer { lock.unlock() }
+        _ = try BoardJournal.recover(in: openRoot())
+        let result: Result<T, KanbanError> = BoardLock.$held.withValue(BoardLock.held.union([directory])) {
+            do throws(KanbanError) { return .success(try body()) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Makes `transaction`'s changes, all or nothing (see ``BoardJournal``).
+    func apply(_ transaction: BoardTransaction, in root: BoardRoot) throws(KanbanError) {
+        try BoardJournal.apply(transaction, in: root)
+    }
 
     /// Now, as the timestamp the store writes: whole seconds in UTC, SimpleKanban's form.
     func timestamp() -> String {
@@ -179,27 +297,37 @@ public final class BoardStore: Sendable {
         var diagnostics: [Diagnostic]
     }
 
-    func readBoardFile() throws(KanbanError) -> BoardFile {
-        try BoardFile(bytes: FileSystem.readFile(directory + "/" + BoardFile.path))
+    func readBoardFile(in root: BoardRoot) throws(KanbanError) -> BoardFile {
+        try BoardFile(bytes: root.read(BoardFile.path))
     }
 
     /// The card files of the board, from directory listings alone.
-    func listCardFiles(_ scope: CardScope, columns: Set<String>?, board: Board) throws(KanbanError) -> Listing {
-        var (directories, diagnostics) = try columnDirectories()
+    func listCardFiles(_ scope: CardScope, columns: Set<String>?, board: Board, in root: BoardRoot) throws(KanbanError) -> Listing {
+        var (directories, diagnostics) = columnDirectories(in: root)
         let order = Self.columnOrder(board, directories: directories)
         var files: [CardFile] = []
+        func list(_ path: String, _ make: (String) -> CardFile) throws(KanbanError) {
+            guard let opened = try root.openDirectory(path) else { return }
+            try opened.forEachEntry { bytes, kind in
+                guard CardFile.isCardFileName(bytes) else { return }
+                guard let name = String(validating: bytes, as: UTF8.self) else {
+                    diagnostics.append(CardFile.invalidName(bytes, in: path))
+                    return
+                }
+                let file = make(name)
+                if accept(FileSystem.Entry(name: name, kind: kind), file: file, root: root, diagnostics: &diagnostics) { files.append(file) }
+            }
+        }
         if scope.contains(.active) {
             for column in directories where columns?.contains(column) ?? true {
-                for entry in try FileSystem.entries(of: directory + "/cards/" + column) where CardFile.isCardFileName(entry.name) {
-                    let file = CardFile.active(name: entry.name, column: column)
-                    if accept(entry, file: file, diagnostics: &diagnostics) { files.append(file) }
-                }
+                try list("cards/" + column) { CardFile.active(name: $0, column: column) }
             }
         }
         if scope.contains(.archived) {
-            for entry in try FileSystem.entries(of: directory + "/archive") where CardFile.isCardFileName(entry.name) {
-                let file = CardFile.archived(name: entry.name)
-                if accept(entry, file: file, diagnostics: &diagnostics) { files.append(file) }
+            if let refusal = refusal(of: "archive", in: root) {
+                diagnostics.append(refusal)
+            } else {
+                try list("archive") { CardFile.archived(name: $0) }
             }
         }
         return Listing(files: files, columnOrder: order, diagnostics: diagnostics)
@@ -212,21 +340,28 @@ public final class BoardStore: Sendable {
         return declared + directories.filter { !known.contains($0) }
     }
 
-    /// The column directories under `cards/` (links only when they stay inside the board), sorted by name.
-    func columnDirectories() throws(KanbanError) -> (directories: [String], diagnostics: [Diagnostic]) {
+    /// The column directories under `cards/` (links only when they stay inside the board), sorted by name, and the
+    /// links refused. A `cards` that is itself a link out of the board has no columns, and is reported.
+    func columnDirectories(in root: BoardRoot) -> (directories: [String], diagnostics: [Diagnostic]) {
+        if let refusal = refusal(of: "cards", in: root) { return ([], [refusal]) }
         var diagnostics: [Diagnostic] = []
         var directories: [String] = []
-        for entry in try FileSystem.entries(of: directory + "/cards") {
+        let entries: [FileSystem.Entry]
+        do {
+            entries = try root.entries(of: "cards")
+        } catch {
+            return ([], [Diagnostic(.error, error.code == .outsideBoard ? .outsideBoard : .invalidFile, at: SourceLocation(path: "cards"), error.message)])
+        }
+        for entry in entries {
             guard !entry.name.hasPrefix("."), !entry.name.hasPrefix("#") else { continue }
             switch entry.kind {
             case .directory:
                 directories.append(entry.name)
             case .symbolicLink:
-                if isInsideBoard(directory + "/cards/" + entry.name), FileSystem.isDirectory(directory + "/cards/" + entry.name) {
+                if let refusal = refusal(of: "cards/" + entry.name, in: root) {
+                    diagnostics.append(refusal)
+                } else if (try? root.openDirectory("cards/" + entry.name)) != nil {
                     directories.append(entry.name)
-                } else if !isInsideBoard(directory + "/cards/" + entry.name) {
-                    diagnostics.append(Diagnostic(.error, .outsideBoard, at: SourceLocation(path: "cards/\(entry.name)"),
-                                                  "link points outside the board directory; not followed"))
                 }
             default:
                 continue
@@ -236,8 +371,21 @@ public final class BoardStore: Sendable {
         return (directories, diagnostics)
     }
 
-    private func accept(_ entry: FileSystem.Entry, file: CardFile, diagnostics: inout [Diagnostic]) -> Bool {
-        switch entry.kind == .file ? .read : admission(of: entry, file: file) {
+    /// The error diagnostic for a directory of the board (`cards`, `archive`, a column) that is a link leading out
+    /// of the board; nil when it is not.
+    func refusal(of path: String, in root: BoardRoot) -> Diagnostic? {
+        do {
+            _ = try root.openDirectory(path)
+            return nil
+        } catch where error.code == .outsideBoard {
+            return Diagnostic(.error, .outsideBoard, at: SourceLocation(path: path), "link points outside the board directory; not followed")
+        } catch {
+            return nil
+        }
+    }
+
+    private func accept(_ entry: FileSystem.Entry, file: CardFile, root: BoardRoot, diagnostics: inout [Diagnostic]) -> Bool {
+        switch CardAdmission.decide(entry, file: file, root: root) {
         case .read: return true
         case .skip: return false
         case .refuse(let diagnostic):
@@ -246,29 +394,26 @@ public final class BoardStore: Sendable {
         }
     }
 
-    /// Whether a card file that is not a plain file is read: a link is, when it resolves inside the board.
-    func admission(of entry: FileSystem.Entry, file: CardFile) -> CardAdmission {
-        guard entry.kind == .symbolicLink else { return entry.kind == .file ? .read : .skip }
-        let full = directory + "/" + file.path
-        guard FileSystem.realPath(full) != nil else { return .skip }  // dangling: editor lock or litter
-        if isInsideBoard(full) { return .read }
-        return .refuse(Diagnostic(.error, .outsideBoard, at: SourceLocation(path: file.path),
-                                  "link points outside the board directory; not followed"))
+    func readCard(_ file: CardFile, includeBody: Bool, in root: BoardRoot) throws(KanbanError) -> (card: Card, document: FrontmatterDocument, bytes: [UInt8]) {
+        let bytes = try root.read(file.path)
+        let (card, document) = try CardReader.read(bytes, file: file, includeBody: includeBody)
+        return (card, document, bytes)
     }
+}
 
-    /// Whether `path` (after resolving links) is the board directory or inside it.
-    func isInsideBoard(_ path: String) -> Bool {
-        guard let resolved = FileSystem.realPath(path) else { return false }
-        return resolved == directory || resolved.hasPrefix(directory + "/")
-    }
+/// A change a killed process left half done, and what settling it did.
+public struct InterruptedChange: Sendable, Hashable {
+    /// What the change was, in a few words (`move fix-login to done`).
+    public var summary: String
+    /// Whether it was finished, or undone because a person edited one of its files since.
+    public var wasFinished: Bool
+    /// Files edited since the interruption, which were left as they are.
+    public var editedPaths: [String]
 
-    func readCard(_ file: CardFile, includeBody: Bool) throws(KanbanError) -> (card: Card, document: FrontmatterDocument) {
-        let full = directory + "/" + file.path
-        if FileSystem.kind(of: full) == .symbolicLink && !isInsideBoard(full) {
-            throw KanbanError(.outsideBoard, "link points outside the board directory", at: SourceLocation(path: file.path))
-        }
-        let bytes = try FileSystem.readFile(full)
-        return try CardReader.read(bytes, file: file, includeBody: includeBody)
+    init(_ recovery: BoardJournal.Recovery) {
+        summary = recovery.summary
+        wasFinished = recovery.outcome == .finished
+        editedPaths = recovery.editedPaths
     }
 }
 
@@ -334,6 +479,11 @@ public struct BoardChange: Sendable {
         self.previous = previous
         self.writtenPaths = writtenPaths
         self.removedPaths = removedPaths
+    }
+
+    /// The change `transaction` made, with the card after and before it.
+    init(card: Card?, previous: Card?, transaction: BoardTransaction) {
+        self.init(card: card, previous: previous, writtenPaths: transaction.writtenPaths, removedPaths: transaction.removedPaths)
     }
 
     /// Every path the change touched, written and removed, without duplicates.

@@ -35,6 +35,30 @@ package struct CardFile: Sendable, Hashable {
         }
     }
 
+    /// The diagnostic for a listed file whose name is not valid UTF-8, which cannot be a card: the name is shown with
+    /// the bytes that are not UTF-8 escaped (`caf\xE9.md`).
+    static func invalidName(_ name: UnsafeBufferPointer<UInt8>, in directory: String) -> Diagnostic {
+        Diagnostic(.error, .invalidFileName, at: SourceLocation(path: directory + "/" + escapedName(name)),
+                   "the file name is not valid UTF-8 (bytes shown as \\xNN); rename it (with 'mv') to read it as a card")
+    }
+
+    /// `name` decoded as UTF-8, with every byte that is not part of a valid sequence written `\xNN`.
+    static func escapedName(_ name: UnsafeBufferPointer<UInt8>) -> String {
+        var text = ""
+        var start = 0
+        while start < name.count {
+            let rest = UnsafeBufferPointer(rebasing: name[start...])
+            guard let bad = UTF8Validation.firstInvalidOffset(in: rest) else {
+                text += String(decoding: rest, as: UTF8.self)
+                break
+            }
+            text += String(decoding: UnsafeBufferPointer(rebasing: rest[..<bad]), as: UTF8.self)
+            text += "\\x" + String(rest[bad], radix: 16, uppercase: true).leftPadded(to: 2)
+            start += bad + 1
+        }
+        return text
+    }
+
     /// The card file named `name` (its bytes, which end in `.md`) in the column directory whose path relative to
     /// the board is `directory` (`cards/<column>`): what ``active(name:column:)`` gives, made straight from the
     /// bytes a listing gives.
@@ -78,6 +102,13 @@ package struct CardFile: Sendable, Hashable {
                             archivedOn: String(stem.prefix(10)))
         }
         return CardFile(path: "archive/\(name)", slug: stem, directoryColumn: nil, archivedOn: nil)
+    }
+}
+
+extension String {
+    /// The string with `0`s in front to make it `width` characters long.
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
 

@@ -1,6 +1,11 @@
 import Dispatch
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Loads a board's cards on every core, in three passes:
 ///
@@ -33,14 +38,12 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         var findings: [Diagnostic]
     }
 
-    var root: String
+    var root: BoardRoot
     var includeBodies: Bool
     /// The declared labels, to report undeclared ones; nil skips that check.
     var labels: Set<String>?
     /// Archived cards are kept only when their `column:` is one of these; nil keeps them all.
     var archivedColumns: Set<String>?
-    /// Decides about each entry that is not a plain file.
-    var admit: @Sendable (FileSystem.Entry, CardFile) -> CardAdmission
     /// Looks at a file's bytes before it is parsed: false leaves it out, unparsed and unreported.
     var prefilter: @Sendable (CardFile, UnsafeBufferPointer<UInt8>) -> Bool = { _, _ in true }
     /// Looks at each card that loaded, with its file's bytes and where its body starts in them: nil leaves it out.
@@ -111,43 +114,71 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         /// Where the file name starts in each path: the length of `<source path>/`.
         var nameOffset: Int
         var files: [CardFile]
+        /// Where the files that are links (inside the board) lead, by index into `files`.
+        var linked: [Int: BoardRoot.Place] = [:]
         var diagnostics: [Diagnostic]
     }
 
     private func list(_ sources: [Source]) throws(KanbanError) -> [Listing] {
+        var opened: [FileSystem.OpenDirectory?] = []
+        var refusals: [[Diagnostic]] = []
+        for source in sources {
+            do {
+                opened.append(try root.openDirectory(source.path))
+                refusals.append([])
+            } catch where error.code == .outsideBoard {
+                opened.append(nil)
+                refusals.append([Diagnostic(.error, .outsideBoard, at: SourceLocation(path: source.path),
+                                            "link points outside the board directory; not followed")])
+            }
+        }
         // Largest directory first (a directory's size grows with its entries), so that the cores finish together.
-        let sizes = sources.map { FileSystem.size(of: root + "/" + $0.path) }
+        let sizes = opened.map { directory -> Int in
+            var info = stat()
+            guard let directory, fstat(directory.descriptor, &info) == 0 else { return 0 }
+            return Int(info.st_size)
+        }
         let order = sources.indices.sorted { sizes[$0] > sizes[$1] }
+        let directories = opened
         let results = Mutex<[Result<Listing, KanbanError>?]>(Array(repeating: nil, count: sources.count))
         DispatchQueue.concurrentPerform(iterations: sources.count) { turn in
             let index = order[turn]
-            let result = Result { () throws(KanbanError) -> Listing in try list(sources[index]) }
+            let result = Result { () throws(KanbanError) -> Listing in try list(sources[index], in: directories[index]) }
             results.withLock { $0[index] = result }
         }
         var listings: [Listing] = []
-        for result in results.withLock({ $0 }) {
+        for (index, result) in results.withLock({ $0 }).enumerated() {
             guard let result else { continue }
-            listings.append(try result.get())
+            var listing = try result.get()
+            listing.diagnostics = refusals[index] + listing.diagnostics
+            listings.append(listing)
         }
         return listings
     }
 
-    private func list(_ source: Source) throws(KanbanError) -> Listing {
+    private func list(_ source: Source, in opened: FileSystem.OpenDirectory?) throws(KanbanError) -> Listing {
         let nameOffset = source.path.utf8.count + 1
-        guard let directory = try FileSystem.OpenDirectory(root + "/" + source.path) else {
+        guard let directory = opened else {
             return Listing(directory: nil, nameOffset: nameOffset, files: [], diagnostics: [])
         }
         var files: [CardFile] = []
+        var linked: [Int: BoardRoot.Place] = [:]
         var diagnostics: [Diagnostic] = []
         var sourcePath = source.path
         let failure = sourcePath.withUTF8 { sourcePath -> KanbanError? in
             do throws(KanbanError) {
                 try directory.forEachEntry { name, kind in
                     guard CardFile.isCardFileName(name) else { return }
+                    guard UTF8Validation.firstInvalidOffset(in: name) == nil else {
+                        diagnostics.append(CardFile.invalidName(name, in: source.path))
+                        return
+                    }
                     let file = source.column.map { CardFile.active(name: name, column: $0, directory: sourcePath) }
                         ?? CardFile.archived(name: String(decoding: name, as: UTF8.self))
-                    switch kind == .file ? .read : admit(FileSystem.Entry(name: String(decoding: name, as: UTF8.self), kind: kind), file) {
-                    case .read: files.append(file)
+                    switch kind == .file ? .read(nil) : CardAdmission.decide(FileSystem.Entry(name: String(decoding: name, as: UTF8.self), kind: kind), file: file, root: root) {
+                    case .read(let place):
+                        if let place { linked[files.count] = place }
+                        files.append(file)
                     case .skip: return
                     case .refuse(let diagnostic): diagnostics.append(diagnostic)
                     }
@@ -158,7 +189,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
             }
         }
         if let failure { throw failure }
-        return Listing(directory: directory, nameOffset: nameOffset, files: files, diagnostics: diagnostics)
+        return Listing(directory: directory, nameOffset: nameOffset, files: files, linked: linked, diagnostics: diagnostics)
     }
 
     // MARK: Reading and parsing
@@ -202,8 +233,14 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
             let slot = chunk.base + index - chunk.files.lowerBound
             do throws(KanbanError) {
                 guard let directory = listing.directory else { throw KanbanError(.fileSystem, "directory went away") }
-                try directory.withContents(of: file.path, nameOffset: listing.nameOffset, fullPath: root + "/" + file.path, scratch: scratch) { bytes in
-                    load(file, bytes: bytes, slot: slot, nameOffset: listing.nameOffset, into: slots, extras: extras, keys: keys, report: &report)
+                if let place = listing.linked[index] {
+                    try place.directory.withContents(of: place.name, nameOffset: 0, fullPath: file.path, scratch: scratch) { bytes in
+                        load(file, bytes: bytes, slot: slot, nameOffset: listing.nameOffset, into: slots, extras: extras, keys: keys, report: &report)
+                    }
+                } else {
+                    try directory.withContents(of: file.path, nameOffset: listing.nameOffset, fullPath: file.path, scratch: scratch) { bytes in
+                        load(file, bytes: bytes, slot: slot, nameOffset: listing.nameOffset, into: slots, extras: extras, keys: keys, report: &report)
+                    }
                 }
             } catch {
                 keys.initialize(slot, to: SortKey(failedSlot: slot))
@@ -301,11 +338,39 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
     }
 }
 
-/// Whether a listed file is read, skipped quietly, or refused with a diagnostic (a link out of the board).
+/// Whether a listed file is read, skipped quietly, or refused with a diagnostic.
 enum CardAdmission: Sendable {
-    case read
+    /// Read it: from its own directory, or (a link inside the board) from the place it leads.
+    case read(BoardRoot.Place?)
     case skip
     case refuse(Diagnostic)
+
+    /// What to do with a listed card file: a plain file is read; a link is followed when it leads to a regular file
+    /// inside the board; a dangling link (an editor's lock) is skipped; anything else (a FIFO, a socket, a device, a
+    /// directory, a link out of the board) is refused with a diagnostic.
+    static func decide(_ entry: FileSystem.Entry, file: CardFile, root: BoardRoot) -> CardAdmission {
+        switch entry.kind {
+        case .file:
+            return .read(nil)
+        case .directory, .other:
+            return .refuse(Diagnostic(.warning, .notRegularFile, at: SourceLocation(path: file.path), "not a regular file; skipped"))
+        case .symbolicLink:
+            do {
+                guard let place = try root.place(of: file.path), let kind = place.directory.kind(of: place.name) else {
+                    return .skip  // dangling: editor lock or litter
+                }
+                guard kind == .file else {
+                    return .refuse(Diagnostic(.warning, .notRegularFile, at: SourceLocation(path: file.path), "not a regular file; skipped"))
+                }
+                return .read(place)
+            } catch where error.code == .outsideBoard {
+                return .refuse(Diagnostic(.error, .outsideBoard, at: SourceLocation(path: file.path),
+                                          "link points outside the board directory; not followed"))
+            } catch {
+                return .refuse(Diagnostic(.error, .invalidFile, at: SourceLocation(path: file.path), error.message))
+            }
+        }
+    }
 }
 
 /// Memory that worker threads fill at distinct indices, and that one thread then empties, taking or discarding

@@ -6,7 +6,7 @@ enum PositionReader {
     /// The files that parse, with their positions, in board order (position bytes, then slug, then path).
     ///
     /// The files of one column are opened relative to the open column directory, a run of them to a thread.
-    static func ordered(_ files: [CardFile], root: String) -> [(file: CardFile, position: String?)] {
+    static func ordered(_ files: [CardFile], root: BoardRoot) -> [(file: CardFile, position: String?)] {
         let size = 256
         let runs = stride(from: 0, to: files.count, by: size).map { $0..<min(files.count, $0 + size) }
         let read = ParallelMap.map(runs, minimumChunk: 1) { run -> [(file: CardFile, position: String?)] in
@@ -16,10 +16,11 @@ enum PositionReader {
             for file in files[run] {
                 let slash = file.path.utf8.lastIndex(of: UInt8(ascii: "/")) ?? file.path.startIndex
                 let parent = file.path[..<slash]
-                if opened?.path != parent { opened = (parent, try? FileSystem.OpenDirectory(root + "/" + parent)) }
+                if opened?.path != parent { opened = (parent, try? root.openDirectory(String(parent))) }
+                // A card that is a link inside the board is read through the link.
                 guard let directory = opened?.directory,
-                      let bytes = try? directory.readFile(file.path, nameOffset: parent.utf8.count + 1,
-                                                         fullPath: root + "/" + file.path, scratch: scratch)
+                      let bytes = (try? directory.readFile(file.path, nameOffset: parent.utf8.count + 1,
+                                                           fullPath: file.path, scratch: scratch)) ?? (try? root.read(file.path))
                 else { continue }
                 if case .known(let position) = quickPosition(in: bytes) {
                     result.append((file, position))

@@ -7,6 +7,9 @@ import Foundation
 
 /// The system calls KanbanCore makes, in one place: errno is captured at once, `EINTR` is retried,
 /// descriptors are opened close-on-exec, and failures become ``KanbanError``s that name the file.
+///
+/// The functions here that take a path are for files outside a board (git's merge inputs, a board being made).
+/// A board's own files are reached only through ``BoardRoot``, which never leaves the board directory.
 enum FileSystem {
     /// What a directory entry is.
     enum EntryKind: Sendable { case file, directory, symbolicLink, other }
@@ -20,12 +23,26 @@ enum FileSystem {
         KanbanError(.fileSystem, "cannot \(action) '\(path)': \(String(cString: strerror(code)))")
     }
 
-    /// The whole file, read with one reusable buffer per call.
+    /// The whole regular file at `path` (following links), opened without blocking.
     static func readFile(_ path: String) throws(KanbanError) -> [UInt8] {
-        let descriptor = retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        let descriptor = retrying { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard descriptor >= 0 else { throw error("read", path, errno: errno) }
         defer { close(descriptor) }
+        try requireRegularFile(descriptor, path: path)
         return try readAll(descriptor, path: path)
+    }
+
+    /// Throws unless `descriptor` is a regular file: a FIFO or a device is never read as a card.
+    static func requireRegularFile(_ descriptor: Int32, path: @autoclosure () -> String) throws(KanbanError) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw error("read", path(), errno: errno) }
+        guard kind(mode: info.st_mode) == .file else { throw notRegularFile(path()) }
+    }
+
+    /// The error for something that is not a regular file where one is expected.
+    static func notRegularFile(_ path: String) -> KanbanError {
+        KanbanError(.notRegularFile, "not a regular file (a FIFO, socket, device or directory); kanban only reads regular files",
+                    at: SourceLocation(path: path))
     }
 
     /// Everything left to read from `descriptor`; `path` names the file in errors.
@@ -56,76 +73,14 @@ enum FileSystem {
         deinit { base.deallocate() }
     }
 
-    /// Writes `bytes` to `path` atomically: a hidden temporary file in the same directory, flushed to disk,
-    /// given the old file's permissions, then renamed over `path`. Readers see the old or the new file, never half.
+    /// Writes `bytes` to `path` atomically (a hidden temporary file beside it, flushed, then renamed over it).
+    /// For files outside a board; a board's files are written through ``BoardRoot``.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(KanbanError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        var mode: mode_t = 0o644
-        var info = stat()
-        if stat(path, &info) == 0 { mode = info.st_mode & 0o7777 }
-        var temporary = ""
-        var descriptor: Int32 = -1
-        for attempt in 0..<100 {
-            temporary = directory + "/.\(name).\(getpid()).\(attempt).kanban-tmp"
-            descriptor = retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
-            if descriptor >= 0 || errno != EEXIST { break }
+        let parent = (path as NSString).deletingLastPathComponent
+        guard let directory = try OpenDirectory(parent.isEmpty ? "/" : parent) else {
+            throw error("write", path, errno: ENOENT)
         }
-        guard descriptor >= 0 else { throw error("write", path, errno: errno) }
-        var written = 0
-        let failure: Int32? = bytes.withUnsafeBytes { buffer -> Int32? in
-            while written < buffer.count {
-                let count = retrying { write(descriptor, buffer.baseAddress! + written, buffer.count - written) }
-                if count < 0 { return errno }
-                written += count
-            }
-            return nil
-        }
-        if let failure {
-            close(descriptor)
-            unlink(temporary)
-            throw error("write", path, errno: failure)
-        }
-        _ = fchmod(descriptor, mode)
-        if fsync(descriptor) != 0 {
-            let code = errno
-            close(descriptor)
-            unlink(temporary)
-            throw error("write", path, errno: code)
-        }
-        close(descriptor)
-        if rename(temporary, path) != 0 {
-            let code = errno
-            unlink(temporary)
-            throw error("write", path, errno: code)
-        }
-    }
-
-    /// Creates a file that must not exist yet (`O_EXCL`), atomically: written aside, then linked into place.
-    static func createAtomically(_ bytes: [UInt8], at path: String) throws(KanbanError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let temporary = directory + "/.\((path as NSString).lastPathComponent).\(getpid()).new.kanban-tmp"
-        try writeAtomically(bytes, to: temporary)
-        defer { unlink(temporary) }
-        if link(temporary, path) != 0 {
-            let code = errno
-            if code == EEXIST { throw KanbanError(.alreadyExists, "'\(path)' already exists") }
-            throw error("create", path, errno: code)
-        }
-    }
-
-    static func remove(_ path: String) throws(KanbanError) {
-        if unlink(path) != 0 && errno != ENOENT { throw error("remove", path, errno: errno) }
-    }
-
-    /// Renames without replacing an existing file.
-    static func renameNoReplace(_ source: String, to destination: String) throws(KanbanError) {
-        if link(source, destination) != 0 {
-            let code = errno
-            if code == EEXIST { throw KanbanError(.alreadyExists, "'\(destination)' already exists") }
-            throw error("move", source, errno: code)
-        }
-        if unlink(source) != 0 { throw error("remove", source, errno: errno) }
+        try directory.writeAtomically(bytes, to: (path as NSString).lastPathComponent, path: path)
     }
 
     /// Creates the directory and any missing parents (a fresh clone has no empty column directories).
@@ -138,16 +93,14 @@ enum FileSystem {
         if mkdir(path, 0o755) != 0 && errno != EEXIST { throw error("create directory", path, errno: errno) }
     }
 
+    static func remove(_ path: String) throws(KanbanError) {
+        if unlink(path) != 0 && errno != ENOENT { throw error("remove", path, errno: errno) }
+    }
+
     /// Removes an empty directory; returns false when it is not empty.
     @discardableResult
     static func removeDirectoryIfEmpty(_ path: String) -> Bool {
         rmdir(path) == 0
-    }
-
-    /// The size in bytes of what `path` names (following links), or 0 when it cannot be read.
-    static func size(of path: String) -> Int {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
     static func kind(of path: String) -> EntryKind? {
@@ -164,13 +117,6 @@ enum FileSystem {
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    /// The entries of a directory except `.` and `..`, unsorted. A missing directory has none.
-    /// The entries of a directory except `.` and `..`, unsorted. A missing directory has none.
-    static func entries(of path: String) throws(KanbanError) -> [Entry] {
-        guard let directory = try OpenDirectory(path) else { return [] }
-        return try directory.entries()
     }
 
     /// The absolute path with every symbolic link resolved, or nil when it does not exist.
@@ -195,15 +141,24 @@ enum FileSystem {
             if result >= 0 || errno != EINTR { return result }
         }
     }
+
+    /// The name of the hidden file a write of `name` goes through before it is renamed into place. It depends on
+    /// the name alone, so that whoever finishes an interrupted change knows where to look (see ``BoardJournal``).
+    static func temporaryName(for name: String) -> String {
+        "." + name + ".kanban-tmp"
+    }
 }
 
 extension FileSystem {
-    /// A directory held open, so that its files are listed and opened relative to it (`openat`) without the
-    /// kernel walking the whole path again for each one. The descriptor closes when the value goes away.
+    /// A directory held open, so that its files are listed, read, written, renamed and removed relative to it
+    /// (`openat` and friends), never by a path the kernel walks again. The descriptor closes when the value goes away.
+    ///
+    /// Every operation by name is confined to this directory: names never contain `/`, and no operation follows a
+    /// link in the last component (``BoardRoot`` decides about links).
     final class OpenDirectory: Sendable {
         /// The directory's path, for error messages.
         let path: String
-        private let descriptor: Int32
+        let descriptor: Int32
 
         /// Opens the directory at `path`, following a link; nil when it does not exist or is not a directory.
         init?(_ path: String) throws(KanbanError) {
@@ -216,7 +171,157 @@ extension FileSystem {
             self.descriptor = descriptor
         }
 
+        /// Takes ownership of an open directory descriptor.
+        init(descriptor: Int32, path: String) {
+            self.descriptor = descriptor
+            self.path = path
+        }
+
         deinit { close(descriptor) }
+
+        /// What opening a subdirectory without following a link found.
+        enum Opening {
+            case opened(OpenDirectory)
+            case missing
+            /// The name is a symbolic link: the caller decides whether to follow it.
+            case link
+            case notDirectory
+        }
+
+        /// Opens the directory `name` in this one, never following a link.
+        /// - Parameter path: How the directory is named in errors.
+        func openSubdirectory(_ name: String, path: @autoclosure () -> String) throws(KanbanError) -> Opening {
+            let opened = retrying { openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+            if opened >= 0 { return .opened(OpenDirectory(descriptor: opened, path: path())) }
+            switch errno {
+            case ENOENT: return .missing
+            case ENOTDIR:
+                // O_NOFOLLOW with O_DIRECTORY reports a link to a directory as ENOTDIR on some systems.
+                return kind(of: name) == .symbolicLink ? .link : .notDirectory
+            case ELOOP: return .link
+            default: throw error("open", path(), errno: errno)
+            }
+        }
+
+        /// The target of the link `name`, as written.
+        func readLink(_ name: String, path: @autoclosure () -> String) throws(KanbanError) -> String {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = retrying { readlinkat(descriptor, name, &buffer, buffer.count - 1) }
+            guard count >= 0 else { throw error("read the link", path(), errno: errno) }
+            return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+
+        /// The kind of the entry `name`, not following a link; nil when there is none.
+        func kind(of name: String) -> EntryKind? {
+            var info = stat()
+            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+            return FileSystem.kind(mode: info.st_mode)
+        }
+
+        /// The kind of the entry `name`, not following a link.
+        func kind(of name: UnsafePointer<CChar>) -> EntryKind? {
+            var info = stat()
+            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+            return FileSystem.kind(mode: info.st_mode)
+        }
+
+        /// The permission bits of the entry `name`, when it exists.
+        private func mode(of name: String) -> mode_t? {
+            var info = stat()
+            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+            return info.st_mode & 0o7777
+        }
+
+        /// The whole regular file `name`, opened without following a link and without blocking: a FIFO, a socket or
+        /// a device is refused, never waited on. Nil when there is no such entry.
+        func readRegularFile(_ name: String, path: @autoclosure () -> String) throws(KanbanError) -> [UInt8]? {
+            let opened = retrying { openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+            guard opened >= 0 else {
+                if errno == ENOENT { return nil }
+                if errno == ELOOP { throw notRegularFile(path()) }
+                throw error("read", path(), errno: errno)
+            }
+            defer { close(opened) }
+            try requireRegularFile(opened, path: path())
+            return try readAll(opened, path: path())
+        }
+
+        /// Writes `bytes` to `name` atomically: into ``FileSystem/temporaryName(for:)`` beside it, flushed to disk,
+        /// given the old file's permissions, then renamed over `name`. Readers see the old or the new file, never
+        /// half. A link named `name` is replaced, not written through.
+        func writeAtomically(_ bytes: [UInt8], to name: String, path: @autoclosure () -> String) throws(KanbanError) {
+            let temporary = try writeTemporary(bytes, for: name, mode: mode(of: name) ?? 0o644, path: path())
+            if retrying({ renameat(descriptor, temporary, descriptor, name) }) != 0 {
+                let code = errno
+                unlinkat(descriptor, temporary, 0)
+                throw error("write", path(), errno: code)
+            }
+        }
+
+        /// Creates `name`, which must not exist yet, atomically: written aside, then linked into place.
+        /// - Throws: ``KanbanError/Code/alreadyExists`` when `name` exists.
+        func createExclusively(_ bytes: [UInt8], at name: String, path: @autoclosure () -> String) throws(KanbanError) {
+            let temporary = try writeTemporary(bytes, for: name, mode: 0o644, path: path())
+            defer { unlinkat(descriptor, temporary, 0) }
+            if retrying({ linkat(descriptor, temporary, descriptor, name, 0) }) != 0 {
+                let code = errno
+                if code == EEXIST { throw KanbanError(.alreadyExists, "'\(path())' already exists") }
+                // File systems without hard links: check, then rename (the board's lock keeps others out).
+                guard code == EPERM || code == EOPNOTSUPP || code == EMLINK, kind(of: name) == nil else {
+                    throw error("create", path(), errno: code)
+                }
+                if retrying({ renameat(descriptor, temporary, descriptor, name) }) != 0 { throw error("create", path(), errno: errno) }
+            }
+        }
+
+        /// Writes `bytes` to a fresh temporary file for `name` and returns its name.
+        private func writeTemporary(_ bytes: [UInt8], for name: String, mode: mode_t, path: @autoclosure () -> String) throws(KanbanError) -> String {
+            let temporary = temporaryName(for: name)
+            unlinkat(descriptor, temporary, 0)  // left by an interrupted write
+            let opened = retrying { openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode) }
+            guard opened >= 0 else { throw error("write", path(), errno: errno) }
+            var written = 0
+            let failure: Int32? = bytes.withUnsafeBytes { buffer -> Int32? in
+                while written < buffer.count {
+                    let count = retrying { write(opened, buffer.baseAddress! + written, buffer.count - written) }
+                    if count < 0 { return errno }
+                    written += count
+                }
+                return nil
+            }
+            var code = failure
+            if code == nil {
+                _ = fchmod(opened, mode)
+                if fsync(opened) != 0 { code = errno }
+            }
+            close(opened)
+            if let code {
+                unlinkat(descriptor, temporary, 0)
+                throw error("write", path(), errno: code)
+            }
+            return temporary
+        }
+
+        /// Removes the entry `name` (a link itself, never what it points to); nothing when it is already gone.
+        func remove(_ name: String, path: @autoclosure () -> String) throws(KanbanError) {
+            if unlinkat(descriptor, name, 0) != 0 && errno != ENOENT { throw error("remove", path(), errno: errno) }
+        }
+
+        /// Makes the directory `name`; nothing when it exists.
+        func makeDirectory(_ name: String, path: @autoclosure () -> String) throws(KanbanError) {
+            if mkdirat(descriptor, name, 0o755) != 0 && errno != EEXIST { throw error("create directory", path(), errno: errno) }
+        }
+
+        /// Removes the directory `name` when it is empty; false otherwise.
+        @discardableResult
+        func removeDirectoryIfEmpty(_ name: String) -> Bool {
+            unlinkat(descriptor, name, AT_REMOVEDIR) == 0
+        }
+
+        /// Flushes the directory itself to disk, so that the renames and removals in it survive a power cut.
+        func synchronize() {
+            _ = fsync(descriptor)
+        }
 
         /// The entries except `.` and `..`, in `readdir` order.
         func entries() throws(KanbanError) -> [Entry] {
@@ -252,13 +357,6 @@ extension FileSystem {
             }
         }
 
-        /// The kind of the entry `name`, not following a link.
-        func kind(of name: UnsafePointer<CChar>) -> EntryKind? {
-            var info = stat()
-            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
-            return FileSystem.kind(mode: info.st_mode)
-        }
-
         /// The whole file whose name starts `nameOffset` bytes into `relativePath` (a path relative to the board
         /// whose directory part is this directory), opened relative to this directory.
         func readFile(_ relativePath: String, nameOffset: Int, fullPath: @autoclosure () -> String,
@@ -268,13 +366,18 @@ extension FileSystem {
 
         /// Calls `body` with the bytes of the file ``readFile(_:nameOffset:fullPath:scratch:)`` reads, read into
         /// `scratch` when they fit, so that no array is made for them; the bytes are valid only during the call.
+        /// The file is opened without following a link and without blocking, and must be a regular file.
         func withContents<Result>(of relativePath: String, nameOffset: Int, fullPath: @autoclosure () -> String, scratch: ReadBuffer,
                                   _ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(KanbanError) -> Result {
             let opened = relativePath.withCString { path in
-                retrying { openat(descriptor, path + nameOffset, O_RDONLY | O_CLOEXEC) }
+                retrying { openat(descriptor, path + nameOffset, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
             }
-            guard opened >= 0 else { throw error("read", fullPath(), errno: errno) }
+            guard opened >= 0 else {
+                if errno == ELOOP { throw notRegularFile(relativePath) }
+                throw error("read", fullPath(), errno: errno)
+            }
             defer { close(opened) }
+            try requireRegularFile(opened, path: relativePath)
             let count = retrying { read(opened, scratch.base, scratch.capacity) }
             if count < 0 { throw error("read", fullPath(), errno: errno) }
             let first = UnsafeBufferPointer(start: scratch.base.assumingMemoryBound(to: UInt8.self), count: count)
@@ -293,30 +396,4 @@ extension UnsafeMutablePointer where Pointee == dirent {
     package var name: UnsafePointer<CChar> {
         UnsafeRawPointer(self).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(to: CChar.self)
     }
-}
-
-/// An exclusive advisory lock (`flock`) on the board directory, held by read-modify-write operations
-/// so that two processes changing the board at once lose nothing.
-final class BoardLock {
-    private var descriptor: Int32
-
-    /// Blocks until the lock is held.
-    init(directory: String) throws(KanbanError) {
-        descriptor = FileSystem.retrying { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw FileSystem.error("lock", directory, errno: errno) }
-        if FileSystem.retrying({ flock(descriptor, LOCK_EX) }) != 0 {
-            let code = errno
-            close(descriptor)
-            throw FileSystem.error("lock", directory, errno: code)
-        }
-    }
-
-    func unlock() {
-        guard descriptor >= 0 else { return }
-        _ = flock(descriptor, LOCK_UN)
-        close(descriptor)
-        descriptor = -1
-    }
-
-    deinit { unlock() }
 }

@@ -125,7 +125,7 @@ extension GitSyncProvider {
             if !plan.removed.isEmpty {
                 try git.runTakingIndexLock(["rm", "--quiet", "--cached", "--ignore-unmatch", "--"] + plan.removed, literalPaths: true)
                     .requireSuccess(git, "rm")
-                for path in plan.removed { try? FileSystem.remove(store.directory + "/" + path) }
+                for path in plan.removed { try? store.openRoot().remove(path) }
             }
             try git.runTakingIndexLock(["add", "--", plan.kept.path], literalPaths: true).requireSuccess(git, "add")
         }
@@ -133,9 +133,8 @@ extension GitSyncProvider {
     }
 
     private func write(_ version: CardVersion) throws(SyncError) {
-        do {
-            try FileSystem.makeDirectory(store.directory + "/" + ((version.path as NSString).deletingLastPathComponent))
-            try FileSystem.writeAtomically(version.bytes, to: store.directory + "/" + version.path)
+        do throws(KanbanError) {
+            try store.openRoot().write(version.bytes, to: version.path)
         } catch {
             throw SyncError(.gitFailed, "cannot write '\(version.path)': \(error.message)")
         }
@@ -153,8 +152,10 @@ extension GitSyncProvider {
     ///   - revision: The merge base of the pull.
     func keepDuplicatedCardsOnce(_ slugs: Set<String>, base revision: String?) throws(SyncError) -> ([CardResolution], BoardChange) {
         guard !slugs.isEmpty else { return ([], BoardChange(card: nil, previous: nil, writtenPaths: [], removedPaths: [])) }
-        let lock = try lockBoard()
-        defer { lock.unlock() }
+        return try exclusively { () throws(SyncError) -> ([CardResolution], BoardChange) in try keepOnce(slugs, base: revision) }
+    }
+
+    private func keepOnce(_ slugs: Set<String>, base revision: String?) throws(SyncError) -> ([CardResolution], BoardChange) {
         let snapshot: BoardSnapshot
         do {
             snapshot = try store.load(.all)
@@ -187,7 +188,7 @@ extension GitSyncProvider {
             }
             try write(kept)
             let others = versions.map(\.path).filter { $0 != kept.path }
-            for path in others { try? FileSystem.remove(store.directory + "/" + path) }
+            for path in others { try? store.openRoot().remove(path) }
             written.append(kept.path)
             removed += others
             resolutions.append(CardResolution(slug: slug, keptPath: kept.path, removedPaths: others))

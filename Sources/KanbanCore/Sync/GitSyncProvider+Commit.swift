@@ -49,8 +49,10 @@ extension GitSyncProvider {
     public func commitPendingChanges(message: CommitMessage?) throws(SyncError) -> CommitResult? {
         let repository = try requireRepository(allowingDetached: true)
         // Hold the board's lock, so that a command in the middle of a move is never committed half done.
-        let lock = try lockBoard()
-        defer { lock.unlock() }
+        return try exclusively { () throws(SyncError) -> CommitResult? in try commitPending(message: message, repository: repository) }
+    }
+
+    private func commitPending(message: CommitMessage?, repository: Repository) throws(SyncError) -> CommitResult? {
         let report = try boardStatus()
         let conflicted = report.entries.filter(\.isConflicted).compactMap { repository.boardRelative($0.path) }
         if !conflicted.isEmpty {
@@ -68,13 +70,20 @@ extension GitSyncProvider {
         return try commit(paths: paths, message: message)
     }
 
-    /// The board's exclusive lock, the one every store operation takes.
-    func lockBoard() throws(SyncError) -> BoardLock {
+    /// Runs `body` holding the board's exclusive lock, the one every store operation takes (reentrant: a caller
+    /// that holds it already, such as a command committing its own change, keeps it).
+    func exclusively<T>(_ body: () throws(SyncError) -> T) throws(SyncError) -> T {
+        let result: Result<T, SyncError>
         do {
-            return try BoardLock(directory: store.directory)
+            result = try store.withExclusiveAccess { () -> Result<T, SyncError> in
+                do throws(SyncError) { return .success(try body()) } catch { return .failure(error) }
+            }
+        } catch let error as KanbanError {
+            throw SyncError(error.code == .locked ? .locked : .gitFailed, "cannot lock the board: \(error.message)")
         } catch {
-            throw SyncError(.gitFailed, "cannot lock the board: \(error.message)")
+            throw SyncError(.gitFailed, "cannot lock the board: \(error)")
         }
+        return try result.get()
     }
 
     /// Whether `path` stays inside the board: relative, without `..`.

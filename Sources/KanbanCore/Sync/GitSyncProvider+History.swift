@@ -72,8 +72,15 @@ extension GitSyncProvider {
     /// - Parameter command: How git runs kanban, such as `kanban` or an absolute path (quoted for the shell as needed).
     public func setUpMergeDriver(command: String) throws(SyncError) -> MergeDriverSetup {
         _ = try requireRepository(allowingDetached: true)
-        let path = store.directory + "/.gitattributes"
-        let existing = FileSystem.exists(path) ? (try? FileSystem.readFile(path)) ?? [] : []
+        let root: BoardRoot
+        let attributes: [UInt8]?
+        do throws(KanbanError) {
+            root = try store.openRoot()
+            attributes = try root.readIfPresent(".gitattributes")
+        } catch {
+            throw SyncError(.gitFailed, "cannot read '.gitattributes': \(error.message)")
+        }
+        let existing = attributes ?? []
         let text = String(decoding: existing, as: UTF8.self)
         let present = Set(text.split(whereSeparator: \.isNewline).map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") })
         let missing = Self.mergeAttributes.filter { !present.contains($0) }
@@ -81,11 +88,11 @@ extension GitSyncProvider {
             var bytes = existing
             if let last = bytes.last, last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
             bytes += Array(("# Cards merge key by key: kanban git-setup\n" + missing.map { $0 + "\n" }.joined()).utf8)
-            do {
-                if existing.isEmpty && !FileSystem.exists(path) {
-                    try FileSystem.createAtomically(bytes, at: path)
+            do throws(KanbanError) {
+                if attributes == nil {
+                    try root.create(bytes, at: ".gitattributes")
                 } else {
-                    try FileSystem.writeAtomically(bytes, to: path)
+                    try root.write(bytes, to: ".gitattributes")
                 }
             } catch {
                 throw SyncError(.gitFailed, "cannot write '.gitattributes': \(error.message)")

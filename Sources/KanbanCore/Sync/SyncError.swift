@@ -36,6 +36,8 @@ public struct SyncError: Error, Sendable, Hashable {
         case localChanges = "local-changes"
         /// Any other failure of git; ``SyncError/output`` has its words.
         case gitFailed = "git-failed"
+        /// Another process held the board's lock for longer than the store waits.
+        case locked = "locked"
     }
 
     /// What went wrong.

@@ -580,7 +580,7 @@ import Testing
 
     // MARK: Archive
 
-    @Test func archivingMovesTheFileUnchangedUnderTodaysDate() throws {
+    @Test func archivingMovesTheFileUnderTodaysDateSettingOnlyModified() throws {
         try withTemporaryBoard(.fixture("simplekanban")) { board in
             let store = try board.store()
             let bytes = try board.bytes("cards/in-progress/new-homepage-hero.md")
@@ -588,7 +588,10 @@ import Testing
             let change = try store.archiveCard("new-homepage-hero")
             #expect(change.writtenPaths == ["archive/2026-05-28-new-homepage-hero.md"])
             #expect(change.removedPaths == ["cards/in-progress/new-homepage-hero.md"])
-            #expect(try board.bytes("archive/2026-05-28-new-homepage-hero.md") == bytes)
+            let archivedText = String(decoding: try board.bytes("archive/2026-05-28-new-homepage-hero.md"), as: UTF8.self)
+            let original = String(decoding: bytes, as: UTF8.self)
+            let modified = try #require(original.split(separator: "\n").first { $0.hasPrefix("modified:") })
+            #expect(archivedText == original.replacingOccurrences(of: String(modified), with: "modified: \(fixedNowText)"))
             #expect(!board.exists("cards/in-progress/new-homepage-hero.md"))
             try expectChangedPaths(board, since: before, are: change)
             let card = try #require(change.card)

@@ -56,33 +56,19 @@ import Testing
         }
     }
 
-    @Test func createAtomicallyRefusesAnExistingFileAndKeepsIt() throws {
+    @Test func createRefusesAnExistingFileAndKeepsIt() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/card.md"
-            try FileSystem.createAtomically(Array("original".utf8), at: path)
+            let root = try BoardRoot(path: directory)
+            try root.create(Array("original".utf8), at: "card.md")
             #expect(try contents(path) == Array("original".utf8))
             expectKanbanError(.alreadyExists) {
-                try FileSystem.createAtomically(Array("intruder".utf8), at: path)
+                try root.create(Array("intruder".utf8), at: "card.md")
             }
             #expect(try contents(path) == Array("original".utf8))
             #expect(try leftovers(in: directory).isEmpty)
             let hidden = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix(".") }
             #expect(hidden.isEmpty)
-        }
-    }
-
-    @Test func renameNoReplaceMovesAFileButNeverOverwrites() throws {
-        try withTemporaryDirectory { directory in
-            try FileSystem.writeAtomically(Array("a".utf8), to: directory + "/a.md")
-            try FileSystem.writeAtomically(Array("b".utf8), to: directory + "/b.md")
-            expectKanbanError(.alreadyExists) {
-                try FileSystem.renameNoReplace(directory + "/a.md", to: directory + "/b.md")
-            }
-            #expect(try contents(directory + "/a.md") == Array("a".utf8))
-            #expect(try contents(directory + "/b.md") == Array("b".utf8))
-            try FileSystem.renameNoReplace(directory + "/a.md", to: directory + "/c.md")
-            #expect(!FileSystem.exists(directory + "/a.md"))
-            #expect(try contents(directory + "/c.md") == Array("a".utf8))
         }
     }
 
@@ -106,10 +92,11 @@ import Testing
             try FileSystem.writeAtomically([], to: directory + "/file.md")
             try FileSystem.makeDirectory(directory + "/sub")
             try FileManager.default.createSymbolicLink(atPath: directory + "/link.md", withDestinationPath: "file.md")
-            let entries = try FileSystem.entries(of: directory)
+            let root = try BoardRoot(path: directory)
+            let entries = try root.entries(of: "")
             let kinds = Dictionary(uniqueKeysWithValues: entries.map { ($0.name, $0.kind) })
             #expect(kinds == ["file.md": .file, "sub": .directory, "link.md": .symbolicLink])
-            #expect(try FileSystem.entries(of: directory + "/missing").isEmpty)
+            #expect(try root.entries(of: "missing").isEmpty)
         }
     }
 
