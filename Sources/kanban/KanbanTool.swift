@@ -46,6 +46,11 @@ enum KanbanTool {
                     guard let command = commands.first(where: { $0.spec.name == parsed.subcommandPath.first }) else {
                         throw parsed.usageError("no command given")
                     }
+                    // A change committed with git holds the board's lock from the change to the commit, so that
+                    // commands running at the same moment commit one after the other, each exactly what it wrote.
+                    if command.changesBoard(parsed), context.commitRequest(board: try? context.store().loadBoard()) != nil {
+                        return try context.store().withExclusiveAccess { try command.run(parsed, context) }
+                    }
                     return try command.run(parsed, context)
                 } catch let error as KanbanError {
                     context.report(error)
@@ -98,6 +103,13 @@ extension KanbanTool {
 protocol KanbanCommand: Sendable {
     static var spec: CommandSpec { get }
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode
+    /// Whether this invocation changes the board (and so, when committing, holds the board's lock until its
+    /// commit is made). Not for commands that wait on a person or run for long (an editor, the watcher).
+    static func changesBoard(_ arguments: ParsedArguments) -> Bool
+}
+
+extension KanbanCommand {
+    static func changesBoard(_ arguments: ParsedArguments) -> Bool { false }
 }
 
 /// A failure a command reports in its own words (the message is printed after `error: `).

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A card or board file: an optional UTF-8 byte order mark, optional YAML frontmatter between
 /// `---` lines, then the markdown body.
 ///
@@ -112,17 +118,25 @@ package struct FrontmatterDocument: Sendable {
         return (records[index].valueLine, records[index].valueColumn)
     }
 
-    /// The markdown body: the text after the closing `---` line minus one blank line if present,
-    /// with CRLF turned into `"\n"` and the final line break (or its absence) as in the file.
+    /// The markdown body: the text after the closing `---` line minus one blank line if present, byte for byte,
+    /// except that in a file whose lines end in CRLF each CRLF reads as `"\n"`.
     var body: String {
         storage.withUnsafeBufferPointer { buffer in
-            Self.body(UnsafeBufferPointer(rebasing: buffer[structure.bodyStart...]))
+            Self.body(UnsafeBufferPointer(rebasing: buffer[structure.bodyStart...]), usesCRLF: structure.usesCRLF)
         }
     }
 
-    /// The body text of the bytes `region`: CRLF turned into `"\n"`.
-    static func body(_ region: UnsafeBufferPointer<UInt8>) -> String {
-        guard region.contains(UInt8(ascii: "\r")) else { return String(decoding: region, as: UTF8.self) }
+    /// Whether the file `bytes` ends its lines in CRLF, judged by its first line break (as ``usesCRLF``).
+    static func usesCRLF(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress, let found = memchr(base, 0x0A, bytes.count) else { return false }
+        let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        return index > 0 && bytes[index - 1] == UInt8(ascii: "\r")
+    }
+
+    /// The body text of the bytes `region`: in a CRLF file (`usesCRLF`) each CRLF turned into `"\n"`, otherwise the
+    /// bytes as they are.
+    static func body(_ region: UnsafeBufferPointer<UInt8>, usesCRLF: Bool) -> String {
+        guard usesCRLF, region.contains(UInt8(ascii: "\r")) else { return String(decoding: region, as: UTF8.self) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(region.count)
         for index in region.indices {
@@ -195,24 +209,13 @@ package struct FrontmatterDocument: Sendable {
         let lineBreak = lineBreakBytes
         var bytes: [UInt8] = []
         bytes.reserveCapacity(body.utf8.count + 16)
-        let source = Array(body.utf8)
-        for index in source.indices {
-            let byte = source[index]
-            if byte == UInt8(ascii: "\r"), index + 1 < source.count, source[index + 1] == UInt8(ascii: "\n") {
-                continue
-            }
-            if byte == UInt8(ascii: "\n") {
+        // Byte for byte, but that a file whose lines end in CRLF writes each line feed as CRLF (and reads it back as
+        // a line feed): any body reads back exactly as it was set.
+        for byte in body.utf8 {
+            if byte == UInt8(ascii: "\n") && structure.usesCRLF {
                 bytes.append(contentsOf: lineBreak)
             } else {
                 bytes.append(byte)
-            }
-        }
-        if structure.prefersFinalNewline {
-            if let last = bytes.last, last != UInt8(ascii: "\n") { bytes.append(contentsOf: lineBreak) }
-        } else {
-            while bytes.last == UInt8(ascii: "\n") {
-                bytes.removeLast()
-                if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
             }
         }
         guard structure.hasFrontmatter else {
@@ -230,7 +233,9 @@ package struct FrontmatterDocument: Sendable {
             separator += lineBreak
         }
         let headEnd = structure.headEnd + separator.count
-        if structure.prefersBlankLine { separator += lineBreak }
+        // A body that starts with a line break needs the blank line: reading skips one.
+        let startsWithBreak = bytes.first == UInt8(ascii: "\n") || bytes.starts(with: [UInt8(ascii: "\r"), UInt8(ascii: "\n")])
+        if structure.prefersBlankLine || startsWithBreak { separator += lineBreak }
         storage.replaceSubrange(structure.headEnd..., with: separator + bytes)
         structure.bodyStart = structure.headEnd + separator.count
         structure.headEnd = headEnd

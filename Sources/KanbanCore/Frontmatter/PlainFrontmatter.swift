@@ -17,7 +17,7 @@
 /// SimpleKanban writes exactly this, and so does `kanban` for cards whose values need no quotes.
 enum PlainFrontmatter {
     /// The entries and where the body starts (past one blank line after the closing `---`); decode the body with
-    /// `FrontmatterDocument.body(_:)`, which turns CRLF into line feeds.
+    /// `FrontmatterDocument.body(_:usesCRLF:)` (the file ends its lines in line feeds: plain frontmatter does).
     struct Result {
         var entries: [YAMLMapEntry]
         var bodyStart: Int

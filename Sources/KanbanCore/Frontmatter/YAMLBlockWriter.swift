@@ -179,18 +179,23 @@ struct YAMLBlockWriter {
                 !isTaken[candidate] && candidate < layout.items.count && layout.items[candidate].column == indent
                     && originals[candidate] == item
             }
+            // Where each original value stands, so that finding a moved item is not a search of the whole list.
+            var positions: [YAMLValue: [Int]] = [:]
+            for (position, original) in originals.enumerated().reversed() { positions[original, default: []].append(position) }
             for (index, item) in items.enumerated() {
                 // Most items are unchanged and in place; look there before searching.
                 if index < originals.count, isCopy(index, of: item) {
                     copies[index] = index
                 } else {
-                    copies[index] = originals.indices.first { isCopy($0, of: item) }
+                    while let candidate = positions[item]?.last, !isCopy(candidate, of: item) { positions[item]?.removeLast() }
+                    copies[index] = positions[item]?.last
                 }
                 if let copy = copies[index] { isTaken[copy] = true }
             }
         }
         var written: [YAMLValue] = []
         var start = output.count
+        let hints = YAMLScalarWriter.ListHints(originals)
         for (index, item) in items.enumerated() {
             let startsLine = index > 0 || !startsOnCurrentLine
             if let copy = copies[index], let itemLayout = layout?.items[copy] {
@@ -209,7 +214,7 @@ struct YAMLBlockWriter {
             }
             if index == 0 { start = output.count }
             append(CollectionOfOne(UInt8(ascii: "-")))
-            let original = YAMLScalarWriter.hintIndex(for: item, at: index, in: originals).map { position in
+            let original = hints.index(for: item, at: index).map { position in
                 YAMLOriginal(
                     value: originals[position],
                     layout: layout.flatMap { position < $0.items.count ? $0.items[position].layout : nil } ?? .inline)

@@ -245,10 +245,11 @@ enum YAMLScalarWriter {
             }
         case .list(let items):
             let originals = hint?.list ?? []
+            let hints = ListHints(originals)
             var parts: [String] = []
             var written: [YAMLValue] = []
             for (index, item) in items.enumerated() {
-                let original = hintIndex(for: item, at: index, in: originals).map { originals[$0] }
+                let original = hints.index(for: item, at: index).map { originals[$0] }
                 let (text, value) = flow(item, hint: original)
                 parts.append(text)
                 written.append(value)
@@ -270,31 +271,52 @@ enum YAMLScalarWriter {
         }
     }
 
-    /// Which of the original list's items should guide the style of `item` at `index`.
+    /// Which of the original list's items should guide the style of each new item, worked out once for the whole
+    /// list so that rewriting a list is linear in its length (a card with 80,000 labels is rewritten in one pass).
     ///
-    /// A scalar follows an original item with the same text, else the common style of the original
-    /// scalars (if they share one); a collection follows the original item at its index, else the
-    /// first original of its kind.
-    static func hintIndex(for item: YAMLValue, at index: Int, in originals: [YAMLValue]) -> Int? {
-        switch item {
-        case .scalar(let scalar):
+    /// A scalar follows an original item with the same text, else the common style of the original scalars (if
+    /// they share one); a collection follows the original item at its index, else the first original of its kind.
+    struct ListHints {
+        private let originals: [YAMLValue]
+        /// The first original scalar with each text.
+        private var scalarByText: [String: Int] = [:]
+        /// The last original scalar, when all original scalars share one style.
+        private var uniformScalar: Int?
+        private var firstList: Int?
+        private var firstMap: Int?
+
+        init(_ originals: [YAMLValue]) {
+            self.originals = originals
             var style: YAMLScalar.Style?
-            var lastScalar: Int?
             var isUniform = true
             for (position, original) in originals.enumerated() {
-                guard case .scalar(let candidate) = original else { continue }
-                if candidate.value == scalar.value { return position }
-                if let style, style != candidate.style { isUniform = false }
-                style = candidate.style
-                lastScalar = position
+                switch original {
+                case .scalar(let scalar):
+                    if scalarByText[scalar.value] == nil { scalarByText[scalar.value] = position }
+                    if let style, style != scalar.style { isUniform = false }
+                    style = scalar.style
+                    uniformScalar = position
+                case .list:
+                    if firstList == nil { firstList = position }
+                case .map:
+                    if firstMap == nil { firstMap = position }
+                }
             }
-            return isUniform ? lastScalar : nil
-        case .list:
-            if index < originals.count, originals[index].list != nil { return index }
-            return originals.firstIndex(where: { $0.list != nil })
-        case .map:
-            if index < originals.count, originals[index].map != nil { return index }
-            return originals.firstIndex(where: { $0.map != nil })
+            if !isUniform { uniformScalar = nil }
+        }
+
+        /// The index of the original that guides `item`, which stands at `index` in the new list.
+        func index(for item: YAMLValue, at index: Int) -> Int? {
+            switch item {
+            case .scalar(let scalar):
+                return scalarByText[scalar.value] ?? uniformScalar
+            case .list:
+                if index < originals.count, originals[index].list != nil { return index }
+                return firstList
+            case .map:
+                if index < originals.count, originals[index].map != nil { return index }
+                return firstMap
+            }
         }
     }
 }

@@ -41,7 +41,7 @@ extension CardQuery {
     func match(_ card: Card, bytes buffer: UnsafeBufferPointer<UInt8>, bodyOffset: Int) -> SearchMatch? {
         let body = UnsafeBufferPointer(rebasing: buffer[min(bodyOffset, buffer.count)...])
         if pattern == nil, let answer = asciiMatch(card, body: body) { return answer }
-        return match(card, body: card.body ?? FrontmatterDocument.body(body))
+        return match(card, body: card.body ?? FrontmatterDocument.body(body, usesCRLF: FrontmatterDocument.usesCRLF(buffer)))
     }
 
     /// The match worked out on bytes, when the card and the query are ASCII and the body has no carriage

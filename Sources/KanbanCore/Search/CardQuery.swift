@@ -34,6 +34,8 @@ public struct CardQuery: Sendable {
     /// What matching on bytes needs from the terms, worked out once rather than for each card.
     private(set) var byteLevel = ByteLevelTerms([])
     private(set) var pattern: String?
+    /// The compiled pattern, and what matching it has cost.
+    private var expression: RegularExpressionMatcher?
 
     /// Parses a query such as `login -label:wontfix "error page" column:todo`.
     /// - Throws: ``KanbanError/Code/invalidArgument`` for an unterminated quote or an empty query.
@@ -58,6 +60,8 @@ public struct CardQuery: Sendable {
                 }
             }
             var text = ""
+            let termStart = query.distance(from: query.startIndex, to: index) + 1
+            let isQuoted = index < query.endIndex && query[index] == "\""
             if index < query.endIndex, query[index] == "\"" {
                 let start = query.index(after: index)
                 guard let end = query[start...].firstIndex(of: "\"") else {
@@ -71,8 +75,12 @@ public struct CardQuery: Sendable {
                 index = end
             }
             if text.isEmpty {
+                if isQuoted {
+                    throw KanbanError(.invalidArgument, "the phrase at character \(termStart) is empty: put words between the quotes (\"error page\"), or leave it out")
+                }
                 if negated && field == .any { continue }
-                throw KanbanError(.invalidArgument, "'\(field == .any ? "-" : field.rawValue + ":")' needs a word after it")
+                let example = ["label": "label:bug", "column": "column:done", "title": "title:login"][field.rawValue] ?? "-wontfix"
+                throw KanbanError(.invalidArgument, "'\(field == .any ? "-" : field.rawValue + ":")' needs a word after it, such as '\(example)'")
             }
             terms.append(Term(field: field, text: text, isNegated: negated, folded: FoldedText(text).bytes))
         }
@@ -81,21 +89,25 @@ public struct CardQuery: Sendable {
     }
 
     /// A query that matches cards whose title or a body line matches the regular expression (ICU syntax).
+    ///
+    /// Matching has a budget: a pattern that backtracks without end on some line (`(a+)+b` against a long run of
+    /// `a`s) ends the search with ``KanbanError/Code/patternTooExpensive`` instead of running for ever.
     /// - Throws: ``KanbanError/Code/invalidArgument`` when the pattern does not compile.
     public init(regularExpression pattern: String) throws(KanbanError) {
-        do {
-            _ = try NSRegularExpression(pattern: pattern)
-        } catch {
-            throw KanbanError(.invalidArgument, "invalid regular expression '\(pattern)'")
-        }
+        expression = try RegularExpressionMatcher(pattern)
         terms = []
         self.pattern = pattern
     }
 
+    /// The error for a search whose regular expression ran out of budget, or nil when none did.
+    public var budgetError: KanbanError? {
+        expression?.exhaustion
+    }
+
     /// Whether `card` (with `body`) matches, and where: the first matching line for display.
     public func match(_ card: Card, body: String) -> SearchMatch? {
-        if let pattern {
-            return regexMatch(card, body: body, pattern: pattern)
+        if let expression {
+            return regexMatch(card, body: body, expression: expression)
         }
         let title = FoldedText(card.title)
         let foldedBody = FoldedText(body)
@@ -136,14 +148,12 @@ public struct CardQuery: Sendable {
         return SearchMatch(line: card.title, lineNumber: nil, ranges: [])
     }
 
-    private func regexMatch(_ card: Card, body: String, pattern: String) -> SearchMatch? {
-        guard let expression = try? NSRegularExpression(pattern: pattern) else { return nil }
+    private func regexMatch(_ card: Card, body: String, expression: RegularExpressionMatcher) -> SearchMatch? {
         var lineNumber = 0
         for line in [card.title] + body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            let matches = expression.matches(in: line, range: NSRange(line.startIndex..., in: line))
-            let ranges = matches.compactMap { Range($0.range, in: line) }.filter { !$0.isEmpty }
-            if !matches.isEmpty {
-                return SearchMatch(line: line, lineNumber: lineNumber == 0 ? nil : lineNumber, ranges: ranges)
+            guard let ranges = expression.matches(in: line, of: card.path) else { return nil }
+            if !ranges.isEmpty {
+                return SearchMatch(line: line, lineNumber: lineNumber == 0 ? nil : lineNumber, ranges: ranges.filter { !$0.isEmpty })
             }
             lineNumber += 1
         }
@@ -211,6 +221,7 @@ extension BoardStore {
             inspect: { card, bytes, bodyOffset in query.match(card, bytes: bytes, bodyOffset: bodyOffset) },
             assemble: { card, match in SearchHit(card: card, match: match) })
         let (hits, diagnostics, _, _) = try load(board: board, scope: scope, columns: nil, scan: scan, root: root)
+        if let error = query.budgetError { throw error }
         return (hits, diagnostics)
     }
 }

@@ -34,9 +34,9 @@ public final class BoardStore: Sendable {
         guard FileSystem.isDirectory(resolved) else {
             let parent = (directory as NSString).deletingLastPathComponent
             if (resolved as NSString).lastPathComponent == BoardFile.path {
-                throw KanbanError(.boardNotFound, "'\(directory)' is the board's board.md file; name the board by its directory instead ('\(parent.isEmpty ? "." : parent)')")
+                throw KanbanError(.invalidArgument, "'\(directory)' is the board's board.md file; name the board by its directory instead: '\(parent.isEmpty ? "." : parent)'")
             }
-            throw KanbanError(.boardNotFound, "no board at '\(directory)': it is a file, not a directory; name the directory that holds board.md")
+            throw KanbanError(.invalidArgument, "'\(directory)' is a file, not a directory; name the board's directory (the one that holds board.md)")
         }
         try Self.requireBoardFile(in: resolved, named: directory)
         self.directory = resolved
@@ -53,22 +53,22 @@ public final class BoardStore: Sendable {
         case nil:
             throw KanbanError(.boardNotFound, "no board at '\(directory)': it has no board.md")
         case .directory?:
-            throw KanbanError(.boardNotFound, "no board at '\(directory)': its board.md is a directory, not a file")
+            throw KanbanError(.notRegularFile, "'\(directory)/board.md' is a directory, not a file; board.md must be the board's settings file")
         case .other?:
-            throw KanbanError(.boardNotFound, "no board at '\(directory)': its board.md is not a regular file (a FIFO, socket or device)")
+            throw KanbanError(.notRegularFile, "'\(directory)/board.md' is not a regular file (a FIFO, socket or device); board.md must be the board's settings file")
         case .symbolicLink?:
             let target = (try? root.directory.readLink(BoardFile.path, path: BoardFile.path)) ?? "?"
             let place: BoardRoot.Place?
             do {
                 place = try root.place(of: BoardFile.path)
             } catch {
-                throw KanbanError(.boardNotFound, "no board at '\(directory)': its board.md is a link to '\(target)', outside the board directory, which kanban does not follow; put the file itself in the board")
+                throw KanbanError(.outsideBoard, "the board's board.md is a link to '\(target)', outside the board directory '\(directory)', which kanban does not follow; put the file itself in the board (replace the link with a copy of what it points to)")
             }
             guard let place, let kind = place.directory.kind(of: place.name) else {
                 throw KanbanError(.boardNotFound, "no board at '\(directory)': its board.md is a link to '\(target)', which does not exist")
             }
             guard kind == .file else {
-                throw KanbanError(.boardNotFound, "no board at '\(directory)': its board.md is a link to '\(target)', which is not a regular file")
+                throw KanbanError(.notRegularFile, "the board's board.md is a link to '\(target)', which is not a regular file; point it at the board's board.md file")
             }
         }
     }

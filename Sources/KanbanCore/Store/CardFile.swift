@@ -185,7 +185,8 @@ package enum CardReader {
         var bodyText: String?
         var titleText = string(title) ?? ""
         if titleText.isEmpty || includeBody {
-            let text = FrontmatterDocument.body(UnsafeBufferPointer(rebasing: buffer[bodyStart...]))
+            // Plain frontmatter ends its lines in line feeds, so the file does: the body is read as it is.
+            let text = FrontmatterDocument.body(UnsafeBufferPointer(rebasing: buffer[bodyStart...]), usesCRLF: false)
             if includeBody { bodyText = text }
             if titleText.isEmpty { titleText = heading(in: text) ?? titleFromSlug(file.slug) }
         }

@@ -180,7 +180,8 @@ package enum CardMerge {
         let original = Set(base)
         let removed = original.subtracting(ours).union(original.subtracting(theirs))
         var result: [String] = []
-        for label in ours + theirs where !removed.contains(label) && !result.contains(label) { result.append(label) }
+        var kept: Set<String> = []
+        for label in ours + theirs where !removed.contains(label) && kept.insert(label).inserted { result.append(label) }
         return result
     }
 

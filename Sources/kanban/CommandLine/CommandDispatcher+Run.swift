@@ -47,6 +47,7 @@ extension CommandDispatcher {
             let stylist = Stylist(
                 descriptor: errorOutput.descriptor, mode: CommandDispatcher.colorMode(in: arguments),
                 environment: environment)
+            errorOutput.keepStyles(stylist.isEnabled)
             errorOutput.write(error.rendered(width: width, stylist: stylist))
             return .usage
         }

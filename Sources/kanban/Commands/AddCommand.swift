@@ -3,6 +3,8 @@ import KanbanCore
 
 /// `kanban add TITLE [--column ID] [--label ID]... [--body TEXT | --body-file F | -] [placement] [--edit]`.
 enum AddCommand: KanbanCommand {
+    static func changesBoard(_ arguments: ParsedArguments) -> Bool { !arguments.flag("edit") }
+
     static let spec = CommandSpec(
         name: "add",
         abstract: "Add a card.",

@@ -3,6 +3,8 @@ import KanbanCore
 
 /// `kanban archive CARD...`.
 enum ArchiveCommand: KanbanCommand {
+    static func changesBoard(_ arguments: ParsedArguments) -> Bool { true }
+
     static let spec = CommandSpec(
         name: "archive",
         abstract: "Move cards to the archive.",
@@ -21,6 +23,8 @@ enum ArchiveCommand: KanbanCommand {
 
 /// `kanban unarchive CARD... [--column ID]`.
 enum UnarchiveCommand: KanbanCommand {
+    static func changesBoard(_ arguments: ParsedArguments) -> Bool { true }
+
     static let spec = CommandSpec(
         name: "unarchive",
         abstract: "Bring archived cards back.",
@@ -41,6 +45,8 @@ enum UnarchiveCommand: KanbanCommand {
 
 /// `kanban delete CARD...`.
 enum DeleteCommand: KanbanCommand {
+    static func changesBoard(_ arguments: ParsedArguments) -> Bool { true }
+
     static let spec = CommandSpec(
         name: "delete",
         abstract: "Delete cards (no prompt; git keeps the history).",

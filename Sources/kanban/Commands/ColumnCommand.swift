@@ -3,6 +3,8 @@ import KanbanCore
 
 /// `kanban column list|add|rename|remove|move|collapse|expand ...`: the board's columns in board.md.
 enum ColumnCommand: KanbanCommand {
+    static func changesBoard(_ arguments: ParsedArguments) -> Bool { true }
+
     static let spec = CommandSpec(
         name: "column",
         abstract: "List, add, rename, remove, reorder and collapse columns.",

@@ -2,6 +2,8 @@ import KanbanCore
 
 /// `kanban doctor [--fix] [--json]`.
 enum DoctorCommand: KanbanCommand {
+    static func changesBoard(_ arguments: ParsedArguments) -> Bool { arguments.flag("fix") }
+
     static let spec = CommandSpec(
         name: "doctor",
         abstract: "Check the board for problems, and repair the safe ones.",

@@ -3,6 +3,8 @@ import KanbanCore
 
 /// `kanban git-setup [--driver COMMAND]`: register `kanban merge-driver` for the board's cards.
 enum GitSetupCommand: KanbanCommand {
+    static func changesBoard(_ arguments: ParsedArguments) -> Bool { true }
+
     static let spec = CommandSpec(
         name: "git-setup",
         abstract: "Make git merge cards key by key (the kanban merge driver).",

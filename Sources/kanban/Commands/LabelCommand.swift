@@ -3,6 +3,8 @@ import KanbanCore
 
 /// `kanban label list|add|rename|remove ...`: the labels declared in board.md.
 enum LabelCommand: KanbanCommand {
+    static func changesBoard(_ arguments: ParsedArguments) -> Bool { true }
+
     static let spec = CommandSpec(
         name: "label",
         abstract: "List, add, rename, recolour and remove labels.",

@@ -35,7 +35,7 @@ enum MergeDriverCommand: KanbanCommand {
         let theirs = try read(arguments.argument("theirs") ?? "", context)
         let path = arguments.argument("path")
         let outcome = try CardMerge.merge(base: base, ours: ours, theirs: theirs, columnOrder: columnOrder(near: path, context),
-                                          configuration: context.gitConfiguration)
+                                          configuration: try context.gitConfiguration())
         do {
             try Data(outcome.bytes).write(to: URL(fileURLWithPath: oursPath), options: .atomic)
         } catch {

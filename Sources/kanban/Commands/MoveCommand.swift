@@ -2,6 +2,8 @@ import KanbanCore
 
 /// `kanban move CARD [COLUMN] [placement]` and `kanban move CARD... --to COLUMN`.
 enum MoveCommand: KanbanCommand {
+    static func changesBoard(_ arguments: ParsedArguments) -> Bool { true }
+
     static let spec = CommandSpec(
         name: "move",
         abstract: "Move cards to another column and/or place.",

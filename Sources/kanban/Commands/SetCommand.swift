@@ -3,6 +3,8 @@ import KanbanCore
 /// `kanban set CARD [--title T] [--add-label ID]... [--remove-label ID]... [--body TEXT | --body-file F]
 /// [--field KEY=VALUE]... [--unset KEY]...`.
 enum SetCommand: KanbanCommand {
+    static func changesBoard(_ arguments: ParsedArguments) -> Bool { true }
+
     static let spec = CommandSpec(
         name: "set",
         abstract: "Change a card's title, labels, body or other fields.",

@@ -16,9 +16,14 @@ enum ShowCommand: KanbanCommand {
         let store = try context.store()
         let reference = context.cardReference(arguments.argument("card") ?? "")
         if arguments.flag("raw") {
-            // Raw output works for a card that does not parse too: it is how you see what is wrong.
+            // Raw output works for a card that does not parse too: it is how you see what is wrong. Into a pipe it is
+            // the file's bytes; on a terminal, control characters in it are shown, not obeyed.
             let bytes = try store.contents(atPath: store.path(of: reference, in: .all))
-            context.output.write(String(decoding: bytes, as: UTF8.self))
+            if context.isOutputTerminal {
+                context.output.write(String(decoding: bytes, as: UTF8.self))
+            } else {
+                context.output.writeRaw(String(decoding: bytes, as: UTF8.self))
+            }
             return .success
         }
         let card = try store.card(reference, in: .all)

@@ -23,6 +23,8 @@ final class CommandContext {
         let mode = try ColorMode(arguments: arguments)
         stylist = Stylist(descriptor: STDOUT_FILENO, mode: mode, environment: environment)
         errorStylist = Stylist(descriptor: STDERR_FILENO, mode: mode, environment: environment)
+        output.keepStyles(stylist.isEnabled)
+        errorOutput.keepStyles(errorStylist.isEnabled)
         isQuiet = arguments.flag("quiet")
         currentDirectory = FileManager.default.currentDirectoryPath
     }
@@ -42,7 +44,7 @@ final class CommandContext {
         let store: BoardStore
         do {
             store = try openStore()
-        } catch {
+        } catch let error as KanbanError {
             guard error.code == .boardNotFound else { throw error }
             throw CommandFailure(message: """
                 \(error.message)
@@ -50,17 +52,38 @@ final class CommandContext {
                 """)
         }
         cachedStore = store
+        // A change a killed command left half done is finished (or undone) before anything else, and said so.
+        if let recovered = try? store.recoverInterruptedChange(), !isQuiet {
+            let label = errorStylist.apply(.bold + .yellow, to: "warning")
+            let what = recovered.wasFinished ? "finished" : "undid"
+            var line = "\(label): \(what) a change that a stopped kanban command left half done (\(recovered.summary))"
+            if !recovered.editedPaths.isEmpty {
+                line += "; left as they are, because they were edited since: \(recovered.editedPaths.joined(separator: ", "))"
+            }
+            errorOutput.writeLine(line)
+        }
         return store
     }
 
-    private func openStore() throws(KanbanError) -> BoardStore {
+    private func openStore() throws -> BoardStore {
+        let timeout = try seconds(fromVariable: "KANBAN_LOCK_TIMEOUT") ?? .seconds(20)
         if let directory = arguments.value("board") {
-            return try BoardStore(directory: absolute(directory))
+            return try BoardStore(directory: absolute(directory), lockTimeout: timeout)
         }
         if let directory = environment["KANBAN_BOARD"], !directory.isEmpty {
-            return try BoardStore(directory: absolute(directory))
+            return try BoardStore(directory: absolute(directory), lockTimeout: timeout)
         }
-        return try BoardStore.find(from: currentDirectory)
+        return try BoardStore.find(from: currentDirectory, lockTimeout: timeout)
+    }
+
+    /// The duration an environment variable gives in seconds (`30`, `2.5`), or nil when it is unset or empty.
+    /// - Throws: ``CommandFailure`` naming the variable when its value is not a number of seconds between 0 and a day.
+    func seconds(fromVariable name: String) throws -> Duration? {
+        guard let text = environment[name], !text.isEmpty else { return nil }
+        guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+            throw CommandFailure(message: "\(name) must be a number of seconds between 0 and 86400, such as '30' (it is '\(text)'); fix or unset it")
+        }
+        return .milliseconds(Int64((seconds * 1_000).rounded()))
     }
 
     /// `path` made absolute against the current directory.

@@ -14,17 +14,16 @@ extension CommandContext {
 
     /// How git is run: `$KANBAN_GIT`, else `git` on `PATH`, with this process's environment; `KANBAN_GIT_TIMEOUT`
     /// (seconds) limits calls that talk to a remote (60 by default).
-    var gitConfiguration: GitConfiguration {
+    /// - Throws: ``CommandFailure`` naming `KANBAN_GIT_TIMEOUT` when it is not a number of seconds.
+    func gitConfiguration() throws -> GitConfiguration {
         var configuration = GitConfiguration(executable: GitConfiguration.locate(in: environment), environment: environment)
-        if let text = environment["KANBAN_GIT_TIMEOUT"], let seconds = Double(text), seconds > 0, seconds < 86_400 {
-            configuration.networkTimeout = .milliseconds(Int64(seconds * 1_000))
-        }
+        if let timeout = try seconds(fromVariable: "KANBAN_GIT_TIMEOUT") { configuration.networkTimeout = timeout }
         return configuration
     }
 
     /// The git sync provider for the board.
     func syncProvider() throws -> GitSyncProvider {
-        GitSyncProvider(store: try store(), configuration: gitConfiguration)
+        GitSyncProvider(store: try store(), configuration: try gitConfiguration())
     }
 
     /// Whether this command's change is to be committed: `--commit`, else `KANBAN_COMMIT` (`1`/`true`/`yes` on,

@@ -32,6 +32,14 @@ final class BufferedOutput: Sendable {
     private struct State: ~Copyable {
         var buffer: [UInt8] = []
         var failure: Int32?
+        /// Whether our own colour sequences are written (see ``VisibleControls``).
+        var keepsStyles = false
+    }
+
+    /// Says whether colour is on for this stream, so that our own colour sequences pass ``write(_:)`` and every
+    /// other control character is shown visibly.
+    func keepStyles(_ keeps: Bool) {
+        state.withLock { $0.keepsStyles = keeps }
     }
 
     /// Creates a writer for `descriptor`.
@@ -81,14 +89,28 @@ final class BufferedOutput: Sendable {
         standardError.flush()
     }
 
-    /// Appends `text` to the buffer, flushing as the buffering mode asks.
+    /// Appends `text` to the buffer, flushing as the buffering mode asks. Control characters in it are shown
+    /// visibly (`^[`), never sent to the terminal as they are: see ``VisibleControls``.
     func write(_ text: String) {
+        write(text, raw: false)
+    }
+
+    /// Appends `text` exactly as it is, control characters and all (`kanban show --raw` into a pipe).
+    func writeRaw(_ text: String) {
+        write(text, raw: true)
+    }
+
+    private func write(_ text: String, raw: Bool) {
         guard !text.isEmpty else { return }
         flushesBeforeWriting?.flush()
         var utf8 = text
         let shouldFlush = utf8.withUTF8 { bytes in
             state.withLock { state in
-                state.buffer.append(contentsOf: bytes)
+                if !raw && VisibleControls.needsEscaping(bytes) {
+                    state.buffer.append(contentsOf: VisibleControls.escaped(bytes, keepingStyles: state.keepsStyles))
+                } else {
+                    state.buffer.append(contentsOf: bytes)
+                }
                 return state.buffer.count >= capacity || (isLineBuffered && bytes.contains(0x0A))
             }
         }
