@@ -14,6 +14,8 @@ let package = Package(
         .target(name: "KanbanWatch", dependencies: ["KanbanCore"]),
         .executableTarget(name: "kanban", dependencies: ["KanbanCore", "KanbanWatch"]),
         .executableTarget(name: "kanban-bench", dependencies: ["KanbanCore", "KanbanWatch"], path: "Benchmarks/kanban-bench"),
+        // The adversaries that attack the guarantees (crash, stress, converge); they drive the kanban binary only.
+        .executableTarget(name: "kanban-harness", path: "Harness/kanban-harness"),
         .testTarget(name: "KanbanCoreTests", dependencies: ["KanbanCore"]),
         .testTarget(name: "KanbanWatchTests", dependencies: ["KanbanWatch", "KanbanCore"]),
         .testTarget(name: "kanbanTests", dependencies: ["kanban", "KanbanCore"]),
