@@ -232,9 +232,8 @@ public final class BoardStore: Sendable {
     ///   what `body` throws.
     public func withExclusiveAccess<T>(_ body: () throws -> T) throws -> T {
         if BoardLock.held.contains(directory) { return try body() }
-        let lock = try BoardLock(directory: directory, timeout: lockTimeout)
+        let (lock, _) = try lockSettling()
         defer { lock.unlock() }
-        _ = try? BoardJournal.recover(in: openRoot())
         return try BoardLock.$held.withValue(BoardLock.held.union([directory])) { try body() }
     }
 
@@ -245,10 +244,20 @@ public final class BoardStore: Sendable {
     ///   nothing to settle.
     @discardableResult
     public func recoverInterruptedChange() throws(KanbanError) -> InterruptedChange? {
-        let root = try openRoot()
-        guard BoardJournal.isPresent(in: root) else { return nil }
-        return try withLock { () throws(KanbanError) -> InterruptedChange? in
-            try BoardJournal.recover(in: openRoot()).map(InterruptedChange.init)
+        guard BoardJournal.isPresent(in: try openRoot()), !BoardLock.held.contains(directory) else { return nil }
+        let (lock, recovery) = try lockSettling()
+        lock.unlock()
+        return recovery.map(InterruptedChange.init)
+    }
+
+    /// Takes the board's lock and settles an interrupted change, if there is one.
+    private func lockSettling() throws(KanbanError) -> (BoardLock, BoardJournal.Recovery?) {
+        let lock = try BoardLock(directory: directory, timeout: lockTimeout)
+        do {
+            return (lock, try BoardJournal.recover(in: openRoot()))
+        } catch {
+            lock.unlock()
+            throw error
         }
     }
 
@@ -272,9 +281,8 @@ public final class BoardStore: Sendable {
     /// killed process left half done, with the board directory open.
     func withLock<T>(_ body: () throws(KanbanError) -> T) throws(KanbanError) -> T {
         if BoardLock.held.contains(directory) { return try body() }
-        let lock = try BoardLock(directory: directory, timeout: lockTimeout)
+        let (lock, _) = try lockSettling()
         defer { lock.unlock() }
-        _ = try BoardJournal.recover(in: openRoot())
         let result: Result<T, KanbanError> = BoardLock.$held.withValue(BoardLock.held.union([directory])) {
             do throws(KanbanError) { return .success(try body()) } catch { return .failure(error) }
         }

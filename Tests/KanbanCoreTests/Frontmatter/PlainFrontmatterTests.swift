@@ -58,7 +58,7 @@ import Testing
             let shown = String(decoding: bytes, as: UTF8.self).debugDescription
             let document = try #require(try? FrontmatterDocument(bytes: bytes), "the parser rejects \(shown)")
             #expect(plain.entries == document.entries, "\(shown)")
-            let body = bytes.withUnsafeBufferPointer { FrontmatterDocument.body(UnsafeBufferPointer(rebasing: $0[plain.bodyStart...])) }
+            let body = bytes.withUnsafeBufferPointer { FrontmatterDocument.body(UnsafeBufferPointer(rebasing: $0[plain.bodyStart...]), usesCRLF: false) }
             #expect(body == document.body, "\(shown)")
             let full = try? CardReader.read(bytes, file: file, includeBody: true).0
             if let card = CardReader.readPlain(bytes, file: file, includeBody: true)?.card {
