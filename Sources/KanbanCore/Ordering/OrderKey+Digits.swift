@@ -1,36 +1,33 @@
 extension OrderKey {
     /// The smallest digit; a generated key never ends with it.
-    static let zeroDigit = UInt8(ascii: "0")
+    static let zeroDigit = UInt8(ascii: "b")
     /// The largest digit.
     static let lastDigit = UInt8(ascii: "z")
-    /// The key of the first card of an empty column: the integer 1 ("a0", the integer 0, ends in '0').
-    static let initialKey: [UInt8] = Array("a1".utf8)
+    /// How many digits there are: every other letter from `b` to `z`.
+    static let base = 13
+    /// The key of the first card of an empty column, as in SimpleKanban: the middle digit, a little under a half.
+    static let initialKey: [UInt8] = Array("n".utf8)
+    /// How many digits a step of appending or prepending has: keys of four letters count up and down in steps of
+    /// 13⁻⁴, so that 14,000 appends (or prepends) from `n` stay within four letters.
+    static let stepLength = 4
 
-    /// The value (0..<62) of `byte` as a digit of the alphabet, or nil for any other byte.
+    /// The value (0..<13) of `byte` as a digit of the alphabet, or nil for any other byte (`a`, `c`, `e`, … are not
+    /// digits).
     @inline(__always)
     static func digitValue(_ byte: UInt8) -> Int? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte) - 0x30
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): Int(byte) - 0x41 + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): Int(byte) - 0x61 + 36
-        default: nil
-        }
+        byte >= zeroDigit && byte <= lastDigit && (byte - zeroDigit) % 2 == 0 ? Int(byte - zeroDigit) / 2 : nil
     }
 
-    /// The byte of the digit whose value is `value` (0..<62).
+    /// The byte of the digit whose value is `value` (0..<13).
     @inline(__always)
     static func digit(_ value: Int) -> UInt8 {
-        switch value {
-        case 0..<10: UInt8(0x30 + value)
-        case 10..<36: UInt8(0x41 + value - 10)
-        default: UInt8(0x61 + value - 36)
-        }
+        zeroDigit + UInt8(2 * value)
     }
 
-    /// True when `key` could have been generated: not empty, only digits of the alphabet, not ending in '0'.
+    /// True when `key` could have been generated: not empty, only digits of the alphabet, not ending in 'b'.
     ///
-    /// Such keys are dense: between any two of them there is always another, which is why every key
-    /// `OrderKey` hands out has this shape.
+    /// Such keys are dense — between any two of them there is always another — which is why every key `OrderKey`
+    /// hands out has this shape.
     static func isValidGenerated(_ key: String) -> Bool {
         guard let last = key.utf8.last, last != zeroDigit else { return false }
         return key.utf8.allSatisfy { digitValue($0) != nil }
@@ -47,14 +44,16 @@ extension OrderKey {
     /// Where a key sits among generatable keys (see ``isValidGenerated(_:)``).
     ///
     /// A key on disk may be anything; `cut(of:)` replaces it by the generatable key `k` such that the generatable
-    /// keys strictly above the original *with room between* are exactly those above `k`, and the same below.
-    /// So "n0" and "n!" become "n" (nothing fits between "n" and "n0"), "y~" becomes "z", "n:" becomes "nA".
+    /// keys strictly above the original *with room between* are those above `k` (all of them, or all but `k`
+    /// itself), and the generatable keys below it exactly those below `k`. So "nb", "na" and "n1" become "n"
+    /// (nothing fits between "n" and "nb"), "y~" becomes "z", "w" becomes "x" (no key starts with "w"), and keys
+    /// of earlier versions such as "a1" or "Zz" stand below every generatable key.
     enum Cut: Equatable {
-        /// Below every generatable key ("", "000", "!x").
+        /// Below every generatable key ("", "bbb", "a1", "Zz").
         case bottom
         /// Stands for this generatable key.
         case key([UInt8])
-        /// Above every generatable key ("~", "zz\u{7F}").
+        /// Above every generatable key ("~", "zz{").
         case top
     }
 
@@ -64,24 +63,21 @@ extension OrderKey {
         var prefix = Array(key[..<end])
         guard end < key.endIndex else { return stripped(prefix) }
         let byte = key[end]
-        switch byte {
-        case ..<zeroDigit:
-            // "n!" sorts after "n" and before "n0": nothing fits between it and "n", so it stands where "n" does.
+        if byte < zeroDigit {
+            // "n1" sorts after "n" and before "nb": nothing fits between it and "n", so it stands where "n" does.
             return stripped(prefix)
-        case UInt8(ascii: ":")...UInt8(ascii: "@"):
-            prefix.append(UInt8(ascii: "A"))
-            return .key(prefix)
-        case UInt8(ascii: "[")...UInt8(ascii: "`"):
-            prefix.append(UInt8(ascii: "a"))
-            return .key(prefix)
-        default:
-            // Above 'z' (punctuation or any non-ASCII byte): just below the next prefix up.
-            guard let bumped = successor(of: prefix) else { return .top }
-            return .key(bumped)
         }
+        if byte < lastDigit {
+            // A letter between two digits ("w" between "v" and "x"): no key starts with it.
+            prefix.append(byte + 1)
+            return .key(prefix)
+        }
+        // Above 'z' (punctuation or any non-ASCII byte): just below the next prefix up.
+        guard let bumped = successor(of: prefix) else { return .top }
+        return .key(bumped)
     }
 
-    /// `prefix` without trailing '0's, or `.bottom` when nothing is left.
+    /// `prefix` without trailing 'b's, or `.bottom` when nothing is left.
     private static func stripped(_ prefix: [UInt8]) -> Cut {
         var prefix = prefix
         while prefix.last == zeroDigit { prefix.removeLast() }
@@ -97,85 +93,70 @@ extension OrderKey {
         return prefix
     }
 
-    // MARK: - The integer head
+    // MARK: - Steps
 
-    /// The number of digits that follow `head`, or nil when `head` is not a head ('a'...'z' or 'A'...'Z').
-    @inline(__always)
-    static func integerDigitCount(head: UInt8) -> Int? {
-        switch head {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): Int(head - UInt8(ascii: "a")) + 1
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): Int(UInt8(ascii: "Z") - head) + 1
-        default: nil
-        }
-    }
-
-    /// Where the integer part of `key` starts and ends: the first position from which a head and all of its
-    /// digits can be read, with only digits before it. Keys we generate start with their integer, or carry it
-    /// after a prefix when they had to be made past a key of another scheme ("zzja1" after "zzi").
-    /// - Complexity: O(n).
-    static func integerRange(in key: [UInt8]) -> Range<Int>? {
-        let digitsEnd = key.firstIndex { digitValue($0) == nil } ?? key.endIndex
-        for start in 0..<digitsEnd {
-            if let count = integerDigitCount(head: key[start]), start + 1 + count <= digitsEnd {
-                return start..<(start + 1 + count)
+    /// The key one step above the generatable key `key`, reading keys as base-13 fractions: `key` rounded down to
+    /// ``stepLength`` digits, plus 13⁻⁴, without trailing 'b's. Past the largest four-letter key ("zzzz") the step is
+    /// at the eighth letter ("zzzzbbbd", "zzzzbbbf", …), and past "zzzzzzzz" at the key's own last letter or one
+    /// further. - Complexity: O(n).
+    static func stepped(above key: [UInt8]) -> [UInt8]? {
+        for length in stepLengths(for: key) {
+            var digits = Array(key.prefix(length)) + [UInt8](repeating: zeroDigit, count: max(0, length - key.count))
+            // Add one at the last place, carrying.
+            var position = length - 1
+            while position >= 0, digits[position] == lastDigit {
+                digits[position] = zeroDigit
+                position -= 1
+            }
+            if position >= 0, let value = digitValue(digits[position]) {
+                digits[position] = digit(value + 1)
+                return trimmed(digits)
             }
         }
         return nil
     }
 
-    /// The next integer that does not end in '0', or nil past the largest. - Complexity: O(n).
-    static func increment(_ integer: ArraySlice<UInt8>) -> [UInt8]? {
-        guard var next = stepped(integer, up: true) else { return nil }
-        if next.last == zeroDigit {
-            guard let again = stepped(next[...], up: true) else { return nil }
-            next = again
+    /// The key one step below the generatable key `key`: `key` itself rounded down to ``stepLength`` digits when that
+    /// is below it, else one step (13⁻⁴) less, without trailing 'b's; finer past the smallest four-letter key, as
+    /// ``stepped(above:)``. - Complexity: O(n).
+    static func stepped(below key: [UInt8]) -> [UInt8]? {
+        for length in stepLengths(for: key) {
+            if key.count > length {
+                let rounded = trimmed(Array(key.prefix(length)))
+                if !rounded.isEmpty, precedes(rounded, key) { return rounded }
+            }
+            var digits = Array(key.prefix(length)) + [UInt8](repeating: zeroDigit, count: max(0, length - key.count))
+            // Take one at the last place, borrowing.
+            var position = length - 1
+            while position >= 0, digits[position] == zeroDigit {
+                digits[position] = lastDigit
+                position -= 1
+            }
+            if position >= 0, let value = digitValue(digits[position]) {
+                digits[position] = digit(value - 1)
+                let result = trimmed(digits)
+                if !result.isEmpty { return result }
+            }
         }
-        return next
+        return nil
     }
 
-    /// The previous integer that does not end in '0', or nil below the smallest. - Complexity: O(n).
-    static func decrement(_ integer: ArraySlice<UInt8>) -> [UInt8]? {
-        guard var previous = stepped(integer, up: false) else { return nil }
-        if previous.last == zeroDigit {
-            guard let again = stepped(previous[...], up: false) else { return nil }
-            previous = again
-        }
-        return previous
+    /// The places a step is tried at, in order: the fourth letter, the eighth (another 14,000 steps each way past
+    /// the four-letter keys), then `key`'s own last letter and those after it.
+    private static func stepLengths(for key: [UInt8]) -> [Int] {
+        [stepLength, 2 * stepLength] + Array(max(2 * stepLength + 1, key.count)...(max(2 * stepLength, key.count) + maximumLength))
     }
 
-    /// One step up or down, carrying into the head: "az" + 1 = "b00", "a0" - 1 = "Zz", "Z0" - 1 = "Yzz".
-    private static func stepped(_ integer: ArraySlice<UInt8>, up: Bool) -> [UInt8]? {
-        guard let head = integer.first else { return nil }
-        var digits = Array(integer.dropFirst())
-        let (limit, wrapped) = up ? (61, zeroDigit) : (0, lastDigit)
-        for position in digits.indices.reversed() {
-            guard let value = digitValue(digits[position]) else { return nil }
-            if value != limit {
-                digits[position] = digit(up ? value + 1 : value - 1)
-                return [head] + digits
-            }
-            digits[position] = wrapped
-        }
-        // Every digit carried: the head changes and the integer gains or loses a digit.
-        switch (head, up) {
-        case (UInt8(ascii: "Z"), true): return [UInt8(ascii: "a"), zeroDigit]
-        case (UInt8(ascii: "a"), false): return [UInt8(ascii: "Z"), lastDigit]
-        case (UInt8(ascii: "z"), true), (UInt8(ascii: "A"), false): return nil
-        default:
-            let newHead = up ? head + 1 : head - 1
-            let isPositive = newHead >= UInt8(ascii: "a")
-            if isPositive == up {
-                digits.append(wrapped)
-            } else if !digits.isEmpty {
-                digits.removeLast()
-            }
-            return [newHead] + digits
-        }
+    /// `digits` without trailing 'b's.
+    private static func trimmed(_ digits: [UInt8]) -> [UInt8] {
+        var digits = digits
+        while digits.last == zeroDigit { digits.removeLast() }
+        return digits
     }
 
     // MARK: - Midpoint
 
-    /// A generatable key strictly between two generatable keys, reading them as base-62 fractions;
+    /// A generatable key strictly between two generatable keys, reading them as base-13 fractions;
     /// `lower` empty is 0, `upper` nil is 1. Shortest where one digit does, else it halves the gap
     /// (the midpoint of the Figma / Rocicorp scheme). Nil only when the arguments are not in order.
     /// - Complexity: O(n).
@@ -185,7 +166,7 @@ extension OrderKey {
         var result: [UInt8] = []
         while true {
             if let bound = upper {
-                // Copy the common prefix, reading missing digits of `lower` as '0'.
+                // Copy the common prefix, reading missing digits of `lower` as 'b'.
                 var common = 0
                 while common < bound.count,
                       (common < lower.count ? lower[lower.startIndex + common] : zeroDigit)
@@ -202,7 +183,7 @@ extension OrderKey {
                 guard let value = digitValue(first) else { return nil }
                 lowerDigit = value
             }
-            var upperDigit = 62
+            var upperDigit = base
             if let bound = upper {
                 guard let first = bound.first, let value = digitValue(first) else { return nil }
                 upperDigit = value
@@ -232,7 +213,7 @@ extension OrderKey {
         grid(between: lower, upper, length: length)?.count ?? 0
     }
 
-    /// The multiples of 62^-`length` strictly between two cuts, as integers: the keys of at most `length`
+    /// The multiples of 13^-`length` strictly between two cuts, as integers: the keys of at most `length`
     /// characters that fit. Nil when none do.
     static func grid(between lower: Cut, _ upper: Cut, length: Int) -> ClosedRange<Int>? {
         let length = min(length, 10)
@@ -246,7 +227,7 @@ extension OrderKey {
         let largest: Int
         switch upper {
         case .bottom: return nil
-        case .top: largest = power62(length) - 1
+        case .top: largest = power(length) - 1
         case .key(let key):
             // A key with more digits than `length` lies above the multiple its first digits spell.
             largest = scaled(key, length: length) - (key.count > length ? 0 : 1)
@@ -254,30 +235,30 @@ extension OrderKey {
         return smallest <= largest ? smallest...largest : nil
     }
 
-    /// 62^exponent, for 0...10.
-    static func power62(_ exponent: Int) -> Int {
+    /// 13^exponent, for 0...10.
+    static func power(_ exponent: Int) -> Int {
         var result = 1
-        for _ in 0..<exponent { result *= 62 }
+        for _ in 0..<exponent { result *= base }
         return result
     }
 
-    /// The first `length` digits of `key` (padded with '0') as an integer.
+    /// The first `length` digits of `key` (padded with 'b') as an integer.
     static func scaled(_ key: [UInt8], length: Int) -> Int {
         var value = 0
         for position in 0..<length {
             let digitValue = position < key.count ? (digitValue(key[position]) ?? 0) : 0
-            value = value * 62 + digitValue
+            value = value * base + digitValue
         }
         return value
     }
 
-    /// The digits of `value` (0 < value < 62^length) at `length` places, without trailing '0's.
+    /// The digits of `value` (0 < value < 13^length) at `length` places, without trailing 'b's.
     static func unscaled(_ value: Int, length: Int) -> [UInt8] {
         var digits = [UInt8](repeating: zeroDigit, count: length)
         var value = value
         for position in digits.indices.reversed() {
-            digits[position] = digit(value % 62)
-            value /= 62
+            digits[position] = digit(value % base)
+            value /= base
         }
         while digits.last == zeroDigit { digits.removeLast() }
         return digits

@@ -49,7 +49,7 @@ extension OrderKey {
         return OrderKeyPlan(key: string(fresh[index - window.lowerBound]), rekeyed: rekeyed)
     }
 
-    /// Consecutive integers from ``initialKey`` for every card up to the first without a key after `index`.
+    /// Consecutive steps from ``initialKey`` for every card up to the first without a key after `index`.
     private static func wholeColumnPlan(insertingAt index: Int, into keys: [String?]) -> OrderKeyPlan {
         var end = index
         while end < keys.count, keys[end] != nil { end += 1 }
@@ -57,7 +57,7 @@ extension OrderKey {
         var fresh: [[UInt8]] = []
         for _ in 0...end {
             fresh.append(current)
-            current = increment(current[...]) ?? current + initialKey
+            current = stepped(above: current) ?? current + initialKey
         }
         let rekeyed = (0..<end).map { position in
             OrderKeyPlan.Rekey(index: position, key: string(fresh[position < index ? position : position + 1]))

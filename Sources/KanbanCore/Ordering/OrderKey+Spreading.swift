@@ -3,10 +3,10 @@ extension OrderKey {
     /// spread, or nil when they don't fit in `maxLength` characters.
     ///
     /// Between two bounds the keys are spread evenly over the gap, using the fewest characters that give
-    /// enough room. Towards an open end (nil) they continue the integer sequence from the other bound, as
-    /// consecutive appends or prepends would (`a1`, `a2`, … after nothing), unless that would exceed
-    /// `maxLength`. Like ``between(_:_:)``, every key is made of ``alphabet`` digits, never ends in `0`, and
-    /// leaves room next to the bounds.
+    /// enough room. Towards an open end (nil) they continue in steps from the other bound, as consecutive appends
+    /// or prepends would (`n`, `nbbd`, `nbbf`, … after nothing), unless that would exceed `maxLength`. Like
+    /// ``between(_:_:)``, every key is made of ``alphabet`` digits, never ends in `b`, and leaves room next to the
+    /// bounds.
     ///
     /// - Parameters:
     ///   - count: How many keys to make; 0 gives an empty array.
@@ -29,7 +29,7 @@ extension OrderKey {
         if let lower, let upper, !precedes(lower, upper) { return nil }
         let lowerCut = lower.map(cut) ?? .bottom
         let upperCut = upper.map(cut) ?? .top
-        if let sequence = integerSequence(count: count, between: lower, upper, lowerCut, upperCut, maxLength: maxLength) {
+        if let sequence = stepSequence(count: count, between: lower, upper, lowerCut, upperCut, maxLength: maxLength) {
             return sequence
         }
         guard maxLength > 0 else { return nil }
@@ -42,7 +42,7 @@ extension OrderKey {
 
     /// Towards an open end, the keys repeated appends (or prepends) would give; nil when an end is closed or a
     /// key would exceed `maxLength`.
-    private static func integerSequence(
+    private static func stepSequence(
         count: Int, between lower: [UInt8]?, _ upper: [UInt8]?, _ lowerCut: Cut, _ upperCut: Cut, maxLength: Int
     ) -> [[UInt8]]? {
         var sequence: [[UInt8]] = []
@@ -53,14 +53,14 @@ extension OrderKey {
             while let current = next, current.count <= maxLength {
                 sequence.append(current)
                 if sequence.count == count { return sequence }
-                next = key(after: current, cut: current)
+                next = stepped(above: current)
             }
         case (.bottom, .key):
             var next = key(between: nil, upper)
             while let current = next, current.count <= maxLength {
                 sequence.append(current)
                 if sequence.count == count { return sequence.reversed() }
-                next = key(before: current, cut: current)
+                next = stepped(below: current)
             }
         default:
             break

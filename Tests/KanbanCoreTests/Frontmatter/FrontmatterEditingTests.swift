@@ -355,25 +355,28 @@ struct EditCase: Sendable, CustomTestStringConvertible {
 
     // MARK: - setBody
 
-    /// Original file, new body, expected file.
+    /// Original file, new body, expected file: the body is written as given, byte for byte (a CRLF file writes each
+    /// line feed as CRLF), so that it reads back exactly.
     @Test(arguments: [
-        ("---\na: 1\n---\n\nold\n", "new", "---\na: 1\n---\n\nnew\n"),
+        ("---\na: 1\n---\n\nold\n", "new", "---\na: 1\n---\n\nnew"),
         ("---\na: 1\n---\n\nold\n", "new\n\n", "---\na: 1\n---\n\nnew\n\n"),
-        ("---\na: 1\n---\n\nold", "new\n\n", "---\na: 1\n---\n\nnew"),
-        ("---\na: 1\n---\nold\n", "new\nlines", "---\na: 1\n---\nnew\nlines\n"),
-        ("---\r\na: 1\r\n---\r\n\r\nold\r\n", "new\nlines", "---\r\na: 1\r\n---\r\n\r\nnew\r\nlines\r\n"),
-        ("---\r\na: 1\r\n---\r\n\r\nold", "new\r\nlines\n", "---\r\na: 1\r\n---\r\n\r\nnew\r\nlines"),
+        ("---\na: 1\n---\n\nold", "new\n\n", "---\na: 1\n---\n\nnew\n\n"),
+        ("---\na: 1\n---\nold\n", "new\nlines", "---\na: 1\n---\nnew\nlines"),
+        ("---\na: 1\n---\nold\n", "\nstarts blank", "---\na: 1\n---\n\n\nstarts blank"),
+        ("---\r\na: 1\r\n---\r\n\r\nold\r\n", "new\nlines", "---\r\na: 1\r\n---\r\n\r\nnew\r\nlines"),
+        ("---\r\na: 1\r\n---\r\n\r\nold", "new\r\nlines\n", "---\r\na: 1\r\n---\r\n\r\nnew\r\r\nlines\r\n"),
         ("---\na: 1\n---\n", "new", "---\na: 1\n---\n\nnew"),
         ("---\na: 1\n---", "new", "---\na: 1\n---\n\nnew"),
         ("---\na: 1\n---\n\nold\n", "", "---\na: 1\n---\n"),
-        ("plain old\n", "new", "new\n"),
-        ("\u{FEFF}plain old", "new\n", "\u{FEFF}new"),
+        ("plain old\n", "new", "new"),
+        ("\u{FEFF}plain old", "new\n", "\u{FEFF}new\n"),
         ("", "new", "new"),
     ])
     func setBody(_ original: String, _ body: String, _ expected: String) throws {
         var file = try frontmatterDocument(original)
         file.setBody(body)
         #expect(fileText(of: file) == expected)
+        #expect(file.body == body)
         #expect(reparsesToSameModel(file))
     }
 
@@ -382,8 +385,8 @@ struct EditCase: Sendable, CustomTestStringConvertible {
         file.setBody("")
         file.setValue(.string("x"), forKey: "title")
         file.setBody("Later\n")
-        #expect(fileText(of: file).hasSuffix("labels: [feature, urgent]\n---\n\nLater"))
-        #expect(file.body == "Later")
+        #expect(fileText(of: file).hasSuffix("labels: [feature, urgent]\n---\n\nLater\n"))
+        #expect(file.body == "Later\n")
         #expect(file.bodyStartLine == 10)
         #expect(reparsesToSameModel(file))
     }
@@ -427,9 +430,9 @@ struct EditCase: Sendable, CustomTestStringConvertible {
         #expect(reparsesToSameModel(file))
     }
 
-    @Test func newDocumentThenSetBodyKeepsSimpleKanbanConvention() throws {
+    @Test func newDocumentThenSetBodyKeepsTheBodyAsGiven() throws {
         var file = FrontmatterDocument(entries: [YAMLMapEntry(key: "title", value: .string("x"))], body: "")
         file.setBody("Hello\n")
-        #expect(fileText(of: file) == "---\ntitle: x\n---\n\nHello")
+        #expect(fileText(of: file) == "---\ntitle: x\n---\n\nHello\n")
     }
 }

@@ -18,22 +18,22 @@ import Testing
     }
 
     @Test func firstCardOfAnEmptyColumn() {
-        #expect(OrderKey.plan(insertingAt: 0, into: []) == OrderKeyPlan(key: "a1"))
+        #expect(OrderKey.plan(insertingAt: 0, into: []) == OrderKeyPlan(key: "n"))
     }
 
     @Test(arguments: [
-        (["a1", "a2"], 0, "Zz"), (["a1", "a2"], 1, "a1V"), (["a1", "a2"], 2, "a3"), (["n", "t", "yj", "zzi"], 1, "q"),
-        (["a1", nil], 1, "a2"), (["a1", nil, nil], 0, "Zz"),
+        (["n", "nbbd"], 0, "lzzz"), (["n", "nbbd"], 1, "nbbbp"), (["n", "nbbd"], 2, "nbbf"), (["n", "t", "yj", "zzi"], 1, "r"),
+        (["n", nil], 1, "nbbd"), (["n", nil, nil], 0, "lzzz"),
     ] as [([String?], Int, String)])
     func writesOnlyTheNewCardWhenItsKeyFits(keys: [String?], index: Int, expected: String) {
         #expect(OrderKey.plan(insertingAt: index, into: keys) == OrderKeyPlan(key: expected))
     }
 
     @Test func rekeysOneNeighbourWhenNothingFits() {
-        // Nothing fits between "n" and "n0": the card above moves up instead.
-        let plan = OrderKey.plan(insertingAt: 1, into: ["n", "n0"])
+        // Nothing fits between "n" and "nb": the card above moves up instead.
+        let plan = OrderKey.plan(insertingAt: 1, into: ["n", "nb"])
         #expect(plan.rekeyed.count == 1)
-        #expect(Self.isStrictlyIncreasing(Self.applying(plan, at: 1, to: ["n", "n0"])))
+        #expect(Self.isStrictlyIncreasing(Self.applying(plan, at: 1, to: ["n", "nb"])))
     }
 
     @Test func rekeysTheShorterSideOfARunOfDuplicates() {
@@ -45,16 +45,16 @@ import Testing
     }
 
     @Test func givesKeysToCardsWithoutOneAboveTheInsertionPoint() {
-        let keys: [String?] = ["a1", nil, nil, nil]
+        let keys: [String?] = ["n", nil, nil, nil]
         let plan = OrderKey.plan(insertingAt: 3, into: keys)
-        #expect(plan.rekeyed == [.init(index: 1, key: "a2"), .init(index: 2, key: "a3")])
-        #expect(plan.key == "a4")
-        #expect(Self.applying(plan, at: 3, to: keys) == ["a1", "a2", "a3", "a4", nil])
+        #expect(plan.rekeyed == [.init(index: 1, key: "nbbd"), .init(index: 2, key: "nbbf")])
+        #expect(plan.key == "nbbh")
+        #expect(Self.applying(plan, at: 3, to: keys) == ["n", "nbbd", "nbbf", "nbbh", nil])
     }
 
     @Test func givesKeysToAColumnWithoutAny() {
         let plan = OrderKey.plan(insertingAt: 2, into: [nil, nil])
-        #expect(Self.applying(plan, at: 2, to: [nil, nil]) == ["a1", "a2", "a3"])
+        #expect(Self.applying(plan, at: 2, to: [nil, nil]) == ["n", "nbbd", "nbbf"])
     }
 
     @Test func rekeysOverLongHandWrittenNeighbours() {
@@ -66,8 +66,8 @@ import Testing
     }
 
     @Test func rekeysWhenTheNewKeyWouldBeOverLong() {
-        // "a1" and "a100000001" leave only 11-character keys between them.
-        let keys: [String?] = ["a0", "a1", "a100000001", "a2"]
+        // "n" and "nbbbbbbbbd" leave only 11-character keys between them.
+        let keys: [String?] = ["lzzz", "n", "nbbbbbbbbd", "nbbd"]
         let plan = OrderKey.plan(insertingAt: 2, into: keys)
         #expect(!plan.rekeyed.isEmpty)
         #expect(([plan.key] + plan.rekeyed.map(\.key)).allSatisfy { $0.utf8.count <= OrderKey.rekeyedLength })
@@ -96,6 +96,18 @@ import Testing
             let plan = OrderKey.plan(insertingAt: index, into: ["z", "a", nil, "m", "~"])
             #expect(OrderKey.isValidGenerated(plan.key))
         }
+    }
+
+    @Test func keysOfEarlierVersionsAreRekeyedOntoLetters() {
+        // kanban once wrote digits and capitals, below every key of letters: a card goes above them by re-keying them.
+        let keys: [String?] = ["Zz", "a1", "a2", "b01"]
+        let plan = OrderKey.plan(insertingAt: 0, into: keys)
+        let result = Self.applying(plan, at: 0, to: keys)
+        #expect(Self.isStrictlyIncreasing(result))
+        #expect(result.compactMap { $0 }.filter { OrderKey.isValidGenerated($0) }.count >= 2)
+        #expect(OrderKey.isValidGenerated(plan.key))
+        // Appending after them needs no re-keying: every key of letters is above them.
+        #expect(OrderKey.plan(insertingAt: 4, into: keys) == OrderKeyPlan(key: "n"))
     }
 
     @Test func nothingBelowZeroOrAboveTilde() {

@@ -26,13 +26,13 @@ import Testing
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64])
-    func tenThousandRandomInsertsStayWithinEightCharacters(seed: UInt64) {
+    func tenThousandRandomInsertsStayWithinTenCharacters(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         var column = SimulatedColumn(keys: [])
         for _ in 0..<10_000 {
             column.insert(at: Int.random(in: 0...column.count, using: &random))
         }
-        #expect(column.longestKey <= 8)
+        #expect(column.longestKey <= 10)
         #expect(column.isInDisplayOrder)
     }
 
@@ -40,11 +40,11 @@ import Testing
 
     /// 10,000 insertions at one spot: how many files each touched (1 + neighbours re-keyed) and the longest key.
     ///
-    /// Bounds: plain inserts halve the gap, and a key gains a character about every six halvings, so after a
-    /// re-key (keys of at most 6 characters) some 24 inserts pass before a key would exceed 10 characters.
-    /// A re-key at one spot needs a window of a few cards, so the average stays under 1 + 3/24 ≈ 1.13: we
-    /// allow 1.15. Measured: 1.022 (max 2) between the first and second card; 1.033 (max 4) after a fixed
-    /// card in the middle.
+    /// Bounds: plain inserts halve the gap, and a key gains a letter about every 3.7 halvings (base 13), so after a
+    /// re-key (keys of at most 7 letters) some 11 inserts pass before a key would exceed 10 letters. A re-key at
+    /// one spot needs a window of a few cards, so the average stays under 1 + 1.5/11 ≈ 1.14: we allow 1.15.
+    /// Measured: 1.04 (at most 2) between the first and second card; 1.07 (at most 4) after a fixed card in the
+    /// middle; 1.12 (at most 7) in the middle of 40 appended cards, whose keys are one step apart.
     @Test(arguments: [(5, 1), (5, 3), (2, 1), (40, 20)])
     func insertingAtOneSpotKeepsKeysShortAndTouchesFewFiles(cards: Int, index: Int) {
         var column = SimulatedColumn(keys: [])
@@ -57,6 +57,7 @@ import Testing
             most = max(most, touched)
         }
         #expect(column.longestKey <= OrderKey.maximumLength)
+        print("inserting 10,000 cards at \(index) of \(cards): \(Double(total) / 10_000) files a card on average, at most \(most)")
         #expect(Double(total) / 10_000 <= 1.15)
         #expect(most <= 8)
         #expect(column.isInDisplayOrder)
@@ -104,7 +105,7 @@ import Testing
     @Test(arguments: [51, 52] as [UInt64])
     func randomKeysBetweenRandomHandWrittenBoundsAgreeWithBruteForce(seed: UInt64) {
         // Bounds built from bytes around the alphabet's edges, where cuts and room matter most.
-        let bytes: [UInt8] = Array("!01:AZ_anz~".utf8) + [0xC3]
+        let bytes: [UInt8] = Array("!01:AZ_`abcdmnoyz{~".utf8) + [0xC3]
         var random = SplitMix64(seed: seed)
         func randomKey() -> [UInt8] {
             (0..<Int.random(in: 0...3, using: &random)).map { _ in bytes.randomElement(using: &random) ?? 0x30 }
@@ -129,22 +130,22 @@ import Testing
     }
 }
 
-/// An independent answer to "does a key of the alphabet not ending in '0' fit between these bytes?".
+/// An independent answer to "does a key of the alphabet not ending in 'b' fit between these bytes?".
 private enum BruteForce {
     static let digits = Array(OrderKey.alphabet.utf8)
 
     /// Some generatable key strictly between `lower` and `upper`, or nil when there is none.
     ///
-    /// If one exists, one of these does: a prefix of `lower` followed by a larger digit, or by '0's and a '1'
-    /// (with fewer '0's than `upper` has bytes, plus two).
+    /// If one exists, one of these does: a prefix of `lower` followed by a larger digit, or by 'b's and a 'd'
+    /// (with fewer 'b's than `upper` has bytes, plus two).
     static func someKey(after lower: [UInt8], before upper: [UInt8]) -> [UInt8]? {
         for length in 0...lower.count {
             let prefix = Array(lower[..<length])
             guard prefix.allSatisfy(digits.contains) else { break }
             for digit in digits where length == lower.count || digit > lower[length] {
                 for zeros in -1...(upper.count + 1) {
-                    let candidate = prefix + [digit] + (zeros < 0 ? [] : [UInt8](repeating: 0x30, count: zeros) + [0x31])
-                    if candidate.last != 0x30, lower.lexicographicallyPrecedes(candidate),
+                    let candidate = prefix + [digit] + (zeros < 0 ? [] : [UInt8](repeating: 0x62, count: zeros) + [0x64])
+                    if candidate.last != 0x62, lower.lexicographicallyPrecedes(candidate),
                        candidate.lexicographicallyPrecedes(upper) {
                         return candidate
                     }
@@ -281,7 +282,7 @@ private struct SimulatedColumn {
 }
 
 /// SplitMix64: a small, fast generator whose sequence depends only on its seed.
-private struct SplitMix64: RandomNumberGenerator {
+struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }

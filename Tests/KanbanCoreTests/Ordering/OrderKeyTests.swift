@@ -4,54 +4,57 @@ import Testing
 @Suite struct OrderKeyTests {
     /// Keys of every kind found on disk: ours, SimpleKanban's, Rocicorp's, and hand-written ones.
     static let foreignKeys = [
-        "", "0", "00", "01", "1", "9", "A", "Z", "Zz", "a", "a0", "a00", "a0V", "a1", "az", "b", "b01", "ba",
+        "", "0", "00", "01", "1", "9", "A", "Z", "Zz", "a", "a0", "a00", "a0V", "a1", "az", "b", "b01", "ba", "aa", "ab", "nb",
+        "na", "nab", "mz", "oab", "`", "{", "n{", "`n", "nbbd", "lzzz", "nbbbp", "bbbd", "zzzz", "w", "c", "y",
         "n", "n0", "n00", "n01", "n1", "n!", "n0!", "a10!", "m~", "o0-", "n-a", "n-b", "n:", "n_", "nz~", "t", "yj", "y~", "z", "zV", "zzi",
         "zz~", "zzz", "~", "!", " first", "1. first", "2) second", "position 3", "é", "Ünïcode", "n\u{7F}",
     ]
 
-    @Test func alphabetIsDigitsThenUpperThenLowerInByteOrder() {
-        #expect(OrderKey.alphabet.count == 62)
-        #expect(Array(OrderKey.alphabet.utf8) == Array(OrderKey.alphabet.utf8).sorted())
-        #expect(OrderKey.alphabet.hasPrefix("0123456789ABC"))
-        #expect(OrderKey.alphabet.hasSuffix("xyz"))
+    @Test func alphabetIsEveryOtherLetterFromBToZ() {
+        #expect(OrderKey.alphabet == "bdfhjlnprtvxz")
     }
 
-    @Test func firstKeyOfAnEmptyColumnIsA1() {
-        #expect(OrderKey.between(nil, nil) == "a1")
+    @Test func firstKeyOfAnEmptyColumnIsSimpleKanbansN() {
+        #expect(OrderKey.between(nil, nil) == "n")
     }
 
     @Test(arguments: [
-        // Appending and prepending count the integer, skipping integers that end in '0'.
-        (nil, "a1", "Zz"), ("a1", nil, "a2"), ("az", nil, "b01"), ("Zz", nil, "a1"), ("Z1", nil, "Z2"),
-        (nil, "Z1", "Yzz"), (nil, "b01", "az"), ("a0", nil, "a1"), (nil, "a0V", "Zz"), (nil, "a1V", "a1"),
-        // Between two keys: the next integer when it fits, else the midpoint.
-        ("a1", "a3", "a2"), ("a1", "a2", "a1V"), ("a1", "a1V", "a1G"), ("a1", "a11", "a10V"), ("n", "t", "q"),
-        ("n", "n01", "n00V"), ("az", "ba", "b01"),
-        // Past foreign keys without an integer, one starts after a prefix.
-        ("zzi", nil, "zzja1"), ("zzja1", nil, "zzja2"), (nil, "1", "0a1"), (nil, "0a1", "0Zz"), (nil, "n", "a1"),
+        // Appending and prepending count in steps of four letters.
+        (nil, "n", "lzzz"), ("n", nil, "nbbd"), ("nbbz", nil, "nbd"), ("nzzz", nil, "p"), (nil, "nbbd", "n"),
+        ("zzzz", nil, "zzzzbbbd"), (nil, "bbbd", "bbbbzzzz"), ("zzzzzzzz", nil, "zzzzzzzzd"), ("nbbbn", nil, "nbbd"), (nil, "nbbbn", "n"),
+        // Between two keys: the midpoint, the shortest where one letter does.
+        ("n", "p", "np"), ("n", "r", "p"), ("n", "t", "r"), ("n", "nbbd", "nbbbp"), ("nbbd", "nbbf", "nbbdp"),
+        // Next to foreign keys: where they stand among ours.
+        ("zzi", nil, "zzjd"), ("t", nil, "tbbd"), (nil, "t", "rzzz"), ("w", nil, "xbbd"), (nil, "w", "vzzz"), ("y~", nil, "zbbd"),
+        // Keys of earlier versions (digits, capitals) stand below every key of the alphabet.
+        ("a1", nil, "n"), ("Zz", nil, "n"),
     ] as [(String?, String?, String)])
     func generatesExpectedKeys(lower: String?, upper: String?, expected: String) {
         #expect(OrderKey.between(lower, upper) == expected)
     }
 
     @Test(arguments: [
-        ("n", "n"), ("t", "n"), ("n", "n0"), ("n", "n00"), ("n", "n!"), ("n-a", "n-b"), ("y~", "z"), ("y~", "z!"),
-        ("a1", "a1"), ("zz~", nil), ("~", nil), ("~z", nil), ("é", nil), (nil, "0"), (nil, "000"), (nil, ""), (nil, "!"),
-        (nil, "0!"),
+        ("n", "n"), ("t", "n"), ("n", "nb"), ("n", "nbb"), ("n", "na"), ("n", "n!"), ("n-a", "n-b"), ("y~", "z"), ("y~", "z!"),
+        ("a1", "a1"), ("zz~", nil), ("~", nil), ("~z", nil), ("é", nil), (nil, "b"), (nil, "bbb"), (nil, ""), (nil, "!"),
+        (nil, "a"), (nil, "b!"), (nil, "a1"), (nil, "Zz"), ("a1", "a2"), ("n", "n0"), ("az", "ba"), ("w", "x"),
     ] as [(String?, String?)])
     func returnsNilWhenNothingFits(lower: String?, upper: String?) {
         #expect(OrderKey.between(lower, upper) == nil)
         #expect(OrderKey.keys(count: 1, between: lower, upper, maxLength: 10) == nil)
     }
 
-    @Test func ancestorsCarrylessAverageIsFixed() throws {
-        // The ancestor gave "amm", below its lower bound.
-        let key = try #require(OrderKey.between("az", "ba"))
-        #expect("az".utf8Precedes(key) && key.utf8Precedes("ba"))
-        #expect(OrderKey.isValidGenerated(key))
+    @Test func simpleKanbansCarrylessAverageIsNotRepeated() throws {
+        // SimpleKanban's LexPosition gives "amm", below its lower bound. No key of ours fits between the two: the
+        // plan re-keys a neighbour instead, and the column stays in order.
+        let plan = OrderKey.plan(insertingAt: 1, into: ["az", "ba"])
+        var keys: [String] = ["az", "ba"]
+        for rekey in plan.rekeyed { keys[rekey.index] = rekey.key }
+        keys.insert(plan.key, at: 1)
+        #expect(zip(keys, keys.dropFirst()).allSatisfy { $0.utf8Precedes($1) }, "\(keys)")
+        #expect(OrderKey.isValidGenerated(plan.key))
     }
 
-    @Test(arguments: ["n", "a", "b", "t", "zzi", "A", "1", "Zz", "a0", "a1", "0a1", "~", "é", "n-a", "0001"])
+    @Test(arguments: ["n", "d", "bd", "t", "zzi", "nbbd", "lzzz", "nbbbp", "bbbd", "~", "é", "n-a", "w", "d!"])
     func movingToTheTopAgainAndAgainStaysValidAndShort(start: String) throws {
         // The ancestor produced a key starting with a backtick after four moves to the top.
         var first = start
@@ -64,7 +67,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["n", "zzi", "yj", "z", "zzz", "y~", "a", "0", "Z", "", "!"])
+    @Test(arguments: ["n", "zzi", "yj", "z", "zzz", "y~", "a", "0", "Z", "", "!", "a1", "Zz", "nbbd", "zzzz", "zzzm"])
     func appendingAgainAndAgainStaysValidAndShort(start: String) throws {
         var last = start
         for _ in 0..<1000 {
@@ -106,19 +109,23 @@ import Testing
     }
 
     @Test func overLongMeansMoreThanTenBytes() {
-        #expect(!OrderKey.isOverLong("a1234567VV"))
-        #expect(OrderKey.isOverLong("a1234567VVV"))
+        #expect(!OrderKey.isOverLong("nbdfhjlnpr"))
+        #expect(OrderKey.isOverLong("nbdfhjlnprt"))
         #expect(OrderKey.isOverLong("ééééé1"))
         #expect(OrderKey.maximumLength == 10)
-        #expect(OrderKey.rekeyedLength == 6)
+        #expect(OrderKey.rekeyedLength == 7)
     }
 
-    @Test func validGeneratedKeysAreDigitsNotEndingInZero() {
-        #expect(OrderKey.isValidGenerated("a1"))
+    @Test func validGeneratedKeysAreEveryOtherLetterNotEndingInB() {
+        #expect(OrderKey.isValidGenerated("nbbd"))
         #expect(OrderKey.isValidGenerated("n"))
-        #expect(!OrderKey.isValidGenerated("a0"))
+        #expect(!OrderKey.isValidGenerated("nb"))
+        #expect(!OrderKey.isValidGenerated("na"))
+        #expect(!OrderKey.isValidGenerated("nc"))
+        #expect(!OrderKey.isValidGenerated("a1"))
+        #expect(!OrderKey.isValidGenerated("Zz"))
         #expect(!OrderKey.isValidGenerated(""))
-        #expect(!OrderKey.isValidGenerated("a-1"))
+        #expect(!OrderKey.isValidGenerated("n-b"))
         #expect(!OrderKey.isValidGenerated("é"))
     }
 }

@@ -269,7 +269,7 @@ import Testing
         }
     }
 
-    @Test func replacingTheBodyKeepsTheFrontmatterAndTheFilesFinalNewlineConvention() throws {
+    @Test func replacingTheBodyKeepsTheFrontmatterAndWritesTheBodyAsGiven() throws {
         try withTemporaryBoard(.fixture("simplekanban")) { board in
             let store = try board.store()
             let path = "cards/in-progress/new-homepage-hero.md"
@@ -277,16 +277,16 @@ import Testing
             let change = try store.updateCard("new-homepage-hero", CardUpdate(body: "Rewritten.\n"))
             let new = lines(of: try board.bytes(path))
             #expect(Array(new.prefix(8)) == Array(old.prefix(5)) + ["modified: \(fixedNowText)"] + Array(old[6..<8]))
-            // SimpleKanban files end without a line break, and keep doing so.
-            #expect(try board.text(path).hasSuffix("---\n\nRewritten."))
-            #expect(try store.card("new-homepage-hero").body == "Rewritten.")
-            #expect(change.card?.body == "Rewritten.")
+            // The body reads back byte for byte, whatever the file ended with before.
+            #expect(try board.text(path).hasSuffix("---\n\nRewritten.\n"))
+            #expect(try store.card("new-homepage-hero").body == "Rewritten.\n")
+            #expect(change.card?.body == "Rewritten.\n")
         }
         try withTemporaryBoard(.fixture("messy")) { board in
             let store = try board.store()
             try store.updateCard("ship-v1", CardUpdate(body: "Shipped."))
-            #expect(try board.text("cards/done/ship-v1.md").hasSuffix("---\n\nShipped.\n"))
-            #expect(try store.card("ship-v1").body == "Shipped.\n")
+            #expect(try board.text("cards/done/ship-v1.md").hasSuffix("---\n\nShipped."))
+            #expect(try store.card("ship-v1").body == "Shipped.")
         }
     }
 

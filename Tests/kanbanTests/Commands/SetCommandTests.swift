@@ -83,10 +83,10 @@ import Testing
             try Data("From a file".utf8).write(to: URL(fileURLWithPath: board.root + "/new-body.md"))
             let file = try KanbanProcess.run(["-C", "board", "set", Self.rawSlug, "--body-file", "new-body.md"], in: board.root)
             #expect(file.status == 0, "\(file)")
-            // The file ended with a newline, and keeps it (FORMAT.md: writing keeps the final newline).
-            #expect(CardText(try board.text(Self.raw)).body == "From a file\n")
+            // The body is what the file holds, byte for byte.
+            #expect(CardText(try board.text(Self.raw)).body == "From a file")
 
-            let stdin = try board.run(["set", Self.rawSlug, "--body-file", "-"], stdin: "From standard input")
+            let stdin = try board.run(["set", Self.rawSlug, "--body-file", "-"], stdin: "From standard input\n")
             #expect(stdin.status == 0, "\(stdin)")
             #expect(try board.showJSON(Self.rawSlug).body == "From standard input\n")
         }
