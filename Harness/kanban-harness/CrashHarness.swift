@@ -90,7 +90,9 @@ enum CrashHarness {
         report(failures)
         let seconds = Int(Date().timeIntervalSince(started).rounded())
         let failedPoints = Set(failures.map { "\($0.scenario) \($0.point)" }).count
-        print("crash: \(total) interruption points in \(scenarios.count - unplanned.count) scenarios, \(failedPoints) failures (\(seconds) s)")
+        let byCheck = Dictionary(grouping: failures, by: \.check).map { "\($0.key) \($0.value.count)" }.sorted()
+        print("crash: \(total) interruption points in \(scenarios.count - unplanned.count) scenarios, \(failedPoints) failures"
+              + (byCheck.isEmpty ? "" : " (failed checks: \(byCheck.joined(separator: ", ")))") + " (\(seconds) s)")
         if !keep || failures.isEmpty {
             BoardFiles.remove(work)
         } else {

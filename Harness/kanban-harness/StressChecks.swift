@@ -149,7 +149,7 @@ extension StressRunner {
             guard (headLocations[slug]?.count ?? 0) < 2 else { continue }  // reported above
             let list = changes[slug] ?? []
             guard let move = list.filter({ $0.kind.changesPath }).max(by: { $0.ended < $1.ended }) else {
-                head.problems.append("HEAD holds \(path), which the working tree lacks, though no command moved, archived or deleted \(slug):" + self.history(of: slug, in: operations))
+                head.problems.append("HEAD holds \(path), which the working tree lacks, though no command moved, reordered, archived or deleted \(slug):" + self.history(of: slug, in: operations))
                 continue
             }
             let laterCommits = list.filter { $0.commit != nil && $0.ended > move.started && ($0.worker, $0.index) != (move.worker, move.index) }

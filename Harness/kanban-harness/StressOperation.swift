@@ -20,8 +20,9 @@ struct StressOperation: Sendable {
             }
         }
 
-        /// Whether it can change the card's path (column, archive, existence).
-        var changesPath: Bool { [.move, .archive, .unarchive, .delete].contains(self) }
+        /// Whether it can change the card's path (column, archive, existence): a reorder `--after` a card of
+        /// another column moves it there.
+        var changesPath: Bool { [.move, .reorder, .archive, .unarchive, .delete].contains(self) }
 
         /// Whether it places a card among others, which may rewrite the neighbours' positions.
         var places: Bool { [.add, .move, .reorder, .unarchive].contains(self) }
