@@ -1,0 +1,216 @@
+import Foundation
+
+/// One of the stress adversary's checks: what it found wrong (nothing, when it held) and what it looked at.
+struct StressCheck {
+    var name: String
+    var problems: [String] = []
+    var note = ""
+}
+
+/// What the watcher did during the run.
+struct StressWatchReport {
+    /// Whether it was still running when the workers had finished.
+    var wasRunning: Bool
+    /// How it ended after SIGTERM.
+    var outcome: ChildProcess.Outcome
+}
+
+extension StressRunner {
+    /// The slug a card file holds: `cards/<column>/<slug>.md`, `archive/<YYYY-MM-DD>-<slug>.md`.
+    static func slug(ofCardPath path: String) -> String {
+        var name = String((path.split(separator: "/").last ?? "").dropLast(3))
+        if path.hasPrefix("archive/"), name.count > 11, name.dropFirst(10).first == "-" { name = String(name.dropFirst(11)) }
+        return name
+    }
+
+    static func locations(in files: BoardFiles) -> [String: [String]] {
+        Dictionary(grouping: files.cardPaths, by: slug(ofCardPath:))
+    }
+
+    /// Runs every check after the workers have finished and the watcher has stopped.
+    func check(_ operations: [StressOperation], watch: StressWatchReport) throws -> [StressCheck] {
+        var checks: [StressCheck] = []
+        // The working tree as the workers left it, for comparing with HEAD; doctor --fix may repair positions.
+        let worktree = try BoardFiles(reading: board)
+
+        var doctor = StressCheck(name: "kanban doctor reports no errors (after doctor --fix)")
+        let fix = try runKanban(["doctor", "--fix"])
+        let repairs = fix.output.split(separator: "\n").filter { $0.hasPrefix("fixed ") }
+        doctor.note = repairs.isEmpty ? "doctor --fix repaired nothing" : "doctor --fix repaired \(repairs.count): " + repairs.prefix(5).joined(separator: "; ")
+        let checked = try runKanban(["doctor"])
+        if !checked.succeeded { doctor.problems.append("kanban doctor: \(checked)") }
+
+        let board = try BoardFiles(reading: self.board)
+        let locations = StressRunner.locations(in: board)
+        let made = operations.filter { $0.effect.madeChange && !$0.card.isEmpty }
+        var expected = Set(StressRunner.seedCards)
+        for operation in made where operation.kind == .add { expected.insert(operation.card) }
+        for operation in made where operation.kind == .delete { expected.remove(operation.card) }
+
+        var lost = StressCheck(name: "no card lost", note: "\(expected.count) cards expected, \(locations.count) found")
+        for slug in expected.sorted() where locations[slug] == nil {
+            lost.problems.append("\(slug) is gone; its changes: " + history(of: slug, in: operations))
+        }
+        var duplicates = StressCheck(name: "no card twice, no card that should not exist")
+        for (slug, paths) in locations.sorted(by: { $0.key < $1.key }) {
+            if paths.count > 1 { duplicates.problems.append("\(slug) is in \(paths.count) files: \(paths.joined(separator: ", "))") }
+            if !expected.contains(slug) {
+                duplicates.problems.append("\(slug) exists (\(paths.joined(separator: ", "))) but was never added or was deleted; its changes: " + history(of: slug, in: operations))
+            }
+        }
+        var leftovers = StressCheck(name: "no temporary file or journal left")
+        if !board.leftovers.isEmpty { leftovers.problems.append("left: " + board.leftovers.joined(separator: ", ")) }
+        checks += [lost, duplicates, doctor, leftovers]
+        checks += try checkGit(operations, worktree: worktree)
+        checks.append(checkWatch(watch))
+        return checks
+    }
+
+    /// Every change of a card, for a report.
+    private func history(of slug: String, in operations: [StressOperation]) -> String {
+        let changes = operations.filter { $0.card == slug }.sorted { $0.ended < $1.ended }
+        guard !changes.isEmpty else { return "none" }
+        return changes.suffix(25).map { "\n        " + $0.logLine }.joined()
+    }
+
+    // MARK: Git
+
+    private func checkGit(_ operations: [StressOperation], worktree: BoardFiles) throws -> [StressCheck] {
+        var history = StressCheck(name: "every commit a command printed is in HEAD's history; git fsck is clean")
+        let revisions = try runGit(["rev-list", "HEAD"])
+        let commits = revisions.output.split(separator: "\n").map(String.init)
+        let printed = operations.compactMap(\.commit)
+        for hash in printed where !commits.contains(where: { $0.hasPrefix(hash) }) {
+            history.problems.append("commit \(hash) was printed but is not in HEAD's history")
+        }
+        history.note = "\(printed.count) commits printed, \(max(0, commits.count - 1)) in the history after the first"
+        if commits.count - 1 != printed.count {
+            history.problems.append("\(commits.count - 1) commits in the history after the first, but \(printed.count) printed")
+        }
+        let fsck = try runGit(["fsck", "--no-progress"])
+        if !fsck.succeeded || fsck.errorOutput.contains("error") || fsck.output.contains("missing") || fsck.output.contains("broken") {
+            history.problems.append("git fsck: \(fsck)")
+        }
+        let status = try runGit(["status", "--porcelain"])
+        if !status.succeeded { history.problems.append("git status fails: \(status)") }
+
+        var head = StressCheck(name: "HEAD agrees with the working tree for every card whose last change was committed")
+        let tree = try headTree()
+        let headLocations = StressRunner.locations(in: tree)
+        let worktreeLocations = StressRunner.locations(in: worktree)
+        for (slug, paths) in headLocations.sorted(by: { $0.key < $1.key }) where paths.count > 1 {
+            head.problems.append("HEAD holds \(slug) \(paths.count) times: \(paths.joined(separator: ", ")); its changes:" + self.history(of: slug, in: operations))
+        }
+
+        let made = operations.filter { $0.effect.madeChange && !$0.card.isEmpty }
+        let changes = Dictionary(grouping: made, by: \.card)
+        var unjudged = 0
+        var rekeyed = 0
+        /// A card's last change, and whether another change of it overlapped that one in time (so the order of the
+        /// two is unknown).
+        func last(_ slug: String) -> (operation: StressOperation, isAmbiguous: Bool)? {
+            guard let list = changes[slug], let last = list.max(by: { $0.ended < $1.ended }) else { return nil }
+            let overlapped = list.contains { ($0.worker, $0.index) != (last.worker, last.index) && $0.ended > last.started }
+            return (last, overlapped)
+        }
+
+        for slug in changes.keys.sorted() {
+            guard let (operation, isAmbiguous) = last(slug), operation.commit != nil else { continue }
+            if isAmbiguous {
+                unjudged += 1
+                continue
+            }
+            let paths = worktreeLocations[slug] ?? []
+            if operation.kind == .delete {
+                if let held = headLocations[slug] {
+                    head.problems.append("\(slug) was deleted with a commit, but HEAD still holds \(held.joined(separator: ", "))")
+                }
+                continue
+            }
+            guard paths.count == 1, let path = paths.first else { continue }
+            guard let committed = tree.files[path] else {
+                head.problems.append("HEAD lacks \(path), though the last change of \(slug) was committed:" + self.history(of: slug, in: operations))
+                continue
+            }
+            guard committed != worktree.files[path] else { continue }
+            let laterPlacing = made.contains { $0.commit == nil && $0.kind.places && $0.ended > operation.started }
+            if laterPlacing && StressRunner.differOnlyInPosition(committed, worktree.files[path] ?? []) {
+                rekeyed += 1
+                continue
+            }
+            head.problems.append("HEAD's \(path) differs from the working tree's, though the last change of \(slug) was committed:" + self.history(of: slug, in: operations))
+        }
+
+        // A path HEAD holds and the working tree lacks was taken away by a change not committed yet: the card's
+        // last change of place (move, archive, unarchive, delete) is uncommitted, and no commit of the card came
+        // after it (a commit then records the card's new path and leaves the old one in HEAD: the card twice).
+        for path in tree.cardPaths where worktree.files[path] == nil {
+            let slug = StressRunner.slug(ofCardPath: path)
+            guard (headLocations[slug]?.count ?? 0) < 2 else { continue }  // reported above
+            let list = changes[slug] ?? []
+            guard let move = list.filter({ $0.kind.changesPath }).max(by: { $0.ended < $1.ended }) else {
+                head.problems.append("HEAD holds \(path), which the working tree lacks, though no command moved, reordered, archived or deleted \(slug):" + self.history(of: slug, in: operations))
+                continue
+            }
+            let laterCommits = list.filter { $0.commit != nil && $0.ended > move.started && ($0.worker, $0.index) != (move.worker, move.index) }
+            if move.commit == nil && laterCommits.isEmpty { continue }
+            if laterCommits.contains(where: { $0.started < move.ended }) {
+                unjudged += 1
+                continue
+            }
+            let why = move.commit != nil ? "its last change of place was committed" : "a later commit of the card left it there"
+            head.problems.append("HEAD holds \(path), which the working tree lacks: \(why):" + self.history(of: slug, in: operations))
+        }
+        head.note = "\(tree.cardPaths.count) cards in HEAD; \(unjudged) not judged (their last two changes overlapped in time), \(rekeyed) differing only in a position rewritten by a later uncommitted change"
+        return [history, head]
+    }
+
+    /// The board's files in HEAD.
+    private func headTree() throws -> BoardFiles {
+        let extracted = work + "/head"
+        BoardFiles.remove(extracted)
+        defer { BoardFiles.remove(extracted) }
+        try FileManager.default.createDirectory(atPath: extracted, withIntermediateDirectories: true)
+        let outcome = try BoardProcesses.run("/bin/sh", ["-c", "'\(git)' archive --format=tar HEAD:board | tar -xf - -C '\(extracted)'"],
+                                             in: repository, environment: environment, timeout: 120)
+        guard outcome.succeeded else { throw HarnessError(message: "cannot read HEAD's board: \(outcome)") }
+        return try BoardFiles(reading: extracted)
+    }
+
+    /// Whether two card files differ only in their `position:` line.
+    static func differOnlyInPosition(_ left: [UInt8], _ right: [UInt8]) -> Bool {
+        func lines(_ bytes: [UInt8]) -> [Substring] {
+            String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("position:") }
+        }
+        return lines(left) == lines(right)
+    }
+
+    // MARK: Watch
+
+    private func checkWatch(_ watch: StressWatchReport) -> StressCheck {
+        var check = StressCheck(name: "kanban watch stayed up, printed only JSON lines, and exited 0 on SIGTERM")
+        if !watch.wasRunning { check.problems.append("kanban watch had stopped before the workers finished: \(watch.outcome)") }
+        if watch.outcome.timedOut || watch.outcome.signal != nil || watch.outcome.status != 0 {
+            check.problems.append("kanban watch did not exit 0 on SIGTERM: \(watch.outcome.timedOut ? "timed out" : watch.outcome.signal.map { "signal \($0)" } ?? "exit status \(watch.outcome.status)")\n--- stderr ---\n\(watch.outcome.errorOutput)")
+        }
+        var events: [String: Int] = [:]
+        for (number, line) in watch.outcome.output.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let event = object["event"] as? String else {
+                if check.problems.count < 20 { check.problems.append("line \(number + 1) is not a JSON event: \(line.prefix(200))") }
+                continue
+            }
+            events[event, default: 0] += 1
+            // Every file is written whole and renamed into place: a watcher never sees a card that does not parse.
+            if event == "invalid" && check.problems.count < 20 {
+                check.problems.append("kanban watch saw a card that does not parse: \(line.prefix(300))")
+            }
+        }
+        if !watch.outcome.output.isEmpty && !watch.outcome.output.hasSuffix("\n") {
+            check.problems.append("the last line is incomplete: \(watch.outcome.output.split(separator: "\n").last?.prefix(200) ?? "")")
+        }
+        let stderrLines = watch.outcome.errorOutput.split(separator: "\n").filter { !$0.hasPrefix("watching ") }
+        check.note = "\(events.values.reduce(0, +)) events (" + events.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+            + (stderrLines.isEmpty ? "" : "; on stderr: " + stderrLines.prefix(3).joined(separator: " | "))
+        return check
+    }
+}
