@@ -31,6 +31,9 @@ struct CrashScenario: Sendable {
     /// The command, without the program name.
     var arguments: [String]
     var target: Target = .kanban
+    /// For a command naming several cards, which changes them one after another (each card all or nothing), the
+    /// same command with the first card, the first two, …: where an interruption between two cards leaves the board.
+    var partials: [[String]] = []
 
     /// The board's directory, relative to the sandbox.
     var boardPath: String {
@@ -71,9 +74,11 @@ struct CrashScenario: Sendable {
         CrashScenario(name: "move", fixture: .standard, arguments: ["move", "fix-login-bug", "review"]),
         CrashScenario(name: "move-top", fixture: .standard, arguments: ["move", "update-the-icon", "--top"]),
         CrashScenario(name: "move-after", fixture: .standard, arguments: ["move", "fix-login-bug", "--after", "write-release-notes"]),
-        CrashScenario(name: "move-two", fixture: .standard, arguments: ["move", "fix-login-bug", "review-the-api", "--to", "done"]),
+        CrashScenario(name: "move-two", fixture: .standard, arguments: ["move", "fix-login-bug", "review-the-api", "--to", "done"],
+                      partials: [["move", "fix-login-bug", "--to", "done"]]),
         CrashScenario(name: "archive", fixture: .standard, arguments: ["archive", "migrate-storage"]),
-        CrashScenario(name: "archive-two", fixture: .standard, arguments: ["archive", "fix-login-bug", "check-translations"]),
+        CrashScenario(name: "archive-two", fixture: .standard, arguments: ["archive", "fix-login-bug", "check-translations"],
+                      partials: [["archive", "fix-login-bug"]]),
         CrashScenario(name: "unarchive", fixture: .standard, arguments: ["unarchive", "old-task"]),
         CrashScenario(name: "delete", fixture: .standard, arguments: ["delete", "check-translations"]),
         CrashScenario(name: "column-add", fixture: .standard, arguments: ["column", "add", "blocked", "Blocked", "--after", "doing"]),

@@ -51,12 +51,23 @@ enum BoardChecks {
         return diagnostics
     }
 
-    /// Removes the temporary files ``leftovers(in:board:columnIDs:)`` reports. The caller holds the board's lock, so
-    /// no write of this or another process is using them.
-    static func removeLeftovers(in root: BoardRoot, columnIDs: [String]) -> [Repair] {
-        temporaryFiles(in: root, columnIDs: columnIDs).compactMap { path in
+    /// Removes the temporary files ``leftovers(in:board:columnIDs:)`` reports, and the empty directories of columns
+    /// `board.md` no longer declares (what a `column remove` stopped after its change leaves). The caller holds the
+    /// board's lock, so no write of this or another process is using them.
+    static func removeLeftovers(in root: BoardRoot, board: Board, columnIDs: [String]) -> [Repair] {
+        var repairs = temporaryFiles(in: root, columnIDs: columnIDs).compactMap { path in
             (try? root.remove(path)).map { Repair(code: .temporaryFile, path: path, summary: "removed a temporary file left by an interrupted write") }
         }
+        let declared = Set(board.columns.map(\.id))
+        for id in columnIDs where !declared.contains(id) {
+            guard let entries = try? root.entries(of: "cards/" + id), entries.isEmpty,
+                  (try? root.kind(of: "cards/" + id)) == .directory else { continue }
+            root.removeDirectoryIfEmpty("cards/" + id)
+            if (try? root.kind(of: "cards/" + id)) == nil {
+                repairs.append(Repair(code: .undeclaredColumn, path: "cards/\(id)/", summary: "removed the empty directory of a column board.md does not declare"))
+            }
+        }
+        return repairs
     }
 
     /// The board paths of temporary files (`.<name>.kanban-tmp`, and the `.<name>.<pid>.<n>.kanban-tmp` of earlier

@@ -58,7 +58,7 @@ extension BoardStore {
                 transaction.write(document.bytes(), to: file.path, replacing: bytes)
             }
             try apply(transaction, in: root)
-            repairs += BoardChecks.removeLeftovers(in: root, columnIDs: snapshot.columnIDs)
+            repairs += BoardChecks.removeLeftovers(in: root, board: snapshot.board, columnIDs: snapshot.columnIDs)
             return (repairs, BoardChange(card: nil, previous: nil, transaction: transaction))
         }
     }

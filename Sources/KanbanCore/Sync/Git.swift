@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
 /// Calls of the `git` program for one directory, each with the same safe setup.
 ///
 /// Every call gets standard input from `/dev/null`, `GIT_TERMINAL_PROMPT=0` (no password prompts), ssh in batch mode
@@ -98,10 +105,18 @@ struct Git: Sendable {
     /// - Throws: ``SyncError/Code/indexLocked`` when the lock stays held through every retry.
     func runTakingIndexLock(_ arguments: [String], literalPaths: Bool = false) throws(SyncError) -> Output {
         var attempt = 0
+        var removedStale = false
         while true {
             let output = try run(arguments, literalPaths: literalPaths)
             guard !output.succeeded, let lock = Self.lockedIndex(in: output) else { return output }
             attempt += 1
+            if !removedStale, Self.isStale(lock) {
+                // A git that was killed left its lock: no process has it open, and it has not changed for a while.
+                if unlink(lock) == 0 || errno == ENOENT {
+                    removedStale = true
+                    continue
+                }
+            }
             if attempt > configuration.lockRetries {
                 throw SyncError(.indexLocked, "another git process holds '\(lock)'",
                                 hint: "Wait for it to finish and try again. If no git process is running, a crashed one left the lock behind: remove '\(lock)' yourself.",
@@ -109,6 +124,27 @@ struct Git: Sendable {
             }
             Subprocess.pause(configuration.lockRetryDelay)
         }
+    }
+
+    /// Whether git's lock file `path` was left by a git process that is gone: it is older than a few seconds and no
+    /// process has it open (Linux: from `/proc/*/fd`). Where that cannot be told, it is not stale.
+    static func isStale(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, time(nil) - info.st_mtim.tv_sec >= 2 else { return false }
+        #if os(Linux)
+        guard let target = FileSystem.realPath(path), let processes = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return false }
+        for process in processes where process.allSatisfy(\.isNumber) {
+            guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process)/fd") else { continue }
+            for descriptor in descriptors {
+                if let open = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process)/fd/\(descriptor)"), open == target {
+                    return false
+                }
+            }
+        }
+        return true
+        #else
+        return false
+        #endif
     }
 
     /// A ``SyncError/Code/gitFailed`` error for a failed call.

@@ -17,8 +17,9 @@ extension GitSyncProvider {
     public func commit(paths: [String], message: CommitMessage) throws(SyncError) -> CommitResult? {
         _ = try requireRepository(allowingDetached: true)
         var seen: Set<String> = []
-        let paths = paths.filter { Self.isInsideBoard($0) && seen.insert($0).inserted }
+        var paths = paths.filter { Self.isInsideBoard($0) && seen.insert($0).inserted }
         guard !paths.isEmpty else { return nil }
+        paths += try formerPaths(ofCardsAt: paths).filter { seen.insert($0).inserted }
         let tracked = Set(try git.check(["ls-files", "-z", "--cached", "--"] + paths, literalPaths: true, readOnly: true).records)
         let recordable = paths.filter { FileSystem.exists(store.directory + "/" + $0) || tracked.contains($0) }
         guard !recordable.isEmpty else { return nil }
@@ -37,6 +38,28 @@ extension GitSyncProvider {
         }
         let head = try git.check(["rev-parse", "HEAD"], readOnly: true).text.trimmingCharacters(in: .whitespacesAndNewlines)
         return CommitResult(commit: head, message: message, paths: recordable)
+    }
+
+    /// Where else git has the cards at `paths`: their files in the index that are gone from the working tree, left by
+    /// an earlier change that was not committed (a move, say). Committing the card commits those removals too, so
+    /// that HEAD never holds one card twice.
+    func formerPaths(ofCardsAt paths: [String]) throws(SyncError) -> [String] {
+        let slugs = Set(paths.compactMap { BoardPath($0)?.card?.slug })
+        guard !slugs.isEmpty else { return [] }
+        func escaped(_ slug: String) -> String {
+            var text = ""
+            for character in slug {
+                if "*?[]\\".contains(character) { text.append("\\") }
+                text.append(character)
+            }
+            return text
+        }
+        let patterns = slugs.sorted().flatMap { slug in [":(glob)cards/*/\(escaped(slug)).md", ":(glob)archive/*\(escaped(slug)).md"] }
+        let indexed = try git.check(["ls-files", "-z", "--cached", "--"] + patterns, readOnly: true).records
+        return indexed.filter { path in
+            guard let card = BoardPath(path)?.card, slugs.contains(card.slug), !paths.contains(path) else { return false }
+            return !FileSystem.exists(store.directory + "/" + path)
+        }
     }
 
     /// Commits every uncommitted change of the board (its cards and `board.md`, nothing else) as one commit.
