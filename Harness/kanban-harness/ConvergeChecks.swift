@@ -1,11 +1,20 @@
 import Foundation
 
+/// One problem a check found.
+struct ConvergeFinding: Sendable, Hashable {
+    /// Names the cards, paths or commits and the clones it was seen on.
+    var text: String
+    /// Whether it is about work that could not travel because syncs failed (it never left its clone, or it is
+    /// missing only on clones that cannot pull): a sign that the clones did not converge rather than something a merge
+    /// destroyed.
+    var isStranded = false
+}
+
 /// One of the promises checked at the end, and what broke it.
 struct ConvergeCheck: Sendable {
     var number: Int
     var name: String
-    /// One line per problem, naming the cards, paths or commits and the clones it was seen on.
-    var findings: [String]
+    var findings: [ConvergeFinding]
 
     var held: Bool { findings.isEmpty }
 }
@@ -16,29 +25,38 @@ struct ConvergeChecks {
     let rounds: ConvergeRun.Rounds
     /// Each clone's board, as its files are on the disk.
     let boards: [ConvergeBoardFiles]
+    /// The clones whose sync failed in the last round.
+    let stuck: Set<Int>
 
     init(run: ConvergeRun, rounds: ConvergeRun.Rounds) {
         self.run = run
         self.rounds = rounds
         boards = run.clones.map { ConvergeBoardFiles(reading: $0.directory) }
+        stuck = Set(rounds.syncs.filter { $0.round == rounds.count && !$0.succeeded }.map(\.clone))
     }
 
     func all() throws -> [ConvergeCheck] {
         [
-            ConvergeCheck(number: 1, name: "one board on every clone, equal to the remote's tip", findings: oneBoard()),
-            ConvergeCheck(number: 2, name: "every card not deleted exists exactly once", findings: grouped(boards.map(everyCardOnce))),
-            ConvergeCheck(number: 3, name: "no deleted card came back unless edited after the delete", findings: grouped(boards.map(deletedStayDeleted))),
-            ConvergeCheck(number: 4, name: "no text lost", findings: grouped(boards.map(noTextLost))),
-            ConvergeCheck(number: 5, name: "no conflict markers", findings: grouped(boards.map(noConflictMarkers))),
-            ConvergeCheck(number: 6, name: "kanban doctor finds no errors", findings: grouped(try run.clones.map(doctorErrors))),
-            ConvergeCheck(number: 7, name: "no empty commits", findings: try noEmptyCommits()),
+            ConvergeCheck(number: 1, name: "one board on every clone, equal to the remote's tip", findings: oneBoard().map { ConvergeFinding(text: $0) }),
+            ConvergeCheck(number: 2, name: "every card not deleted exists exactly once", findings: grouped(boards.map(everyCardOnce), markingStuck: true)),
+            ConvergeCheck(number: 3, name: "no deleted card came back unless edited after the delete",
+                          findings: grouped(boards.map(deletedStayDeleted), markingStuck: true)),
+            ConvergeCheck(number: 4, name: "no text lost", findings: grouped(boards.map(noTextLost), markingStuck: true)),
+            ConvergeCheck(number: 5, name: "no conflict markers", findings: grouped(boards.map { plain(noConflictMarkers($0)) })),
+            ConvergeCheck(number: 6, name: "kanban doctor finds no errors", findings: grouped(try run.clones.map { plain(try doctorErrors($0)) })),
+            ConvergeCheck(number: 7, name: "no empty commits", findings: try noEmptyCommits().map { ConvergeFinding(text: $0) }),
         ]
     }
 
-    /// Findings per clone, merged: each once, with the clones it was seen on (in the order first seen).
-    private func grouped(_ perClone: [[String]]) -> [String] {
-        var order: [String] = []
-        var seenOn: [String: [Int]] = [:]
+    private func plain(_ texts: [String]) -> [ConvergeFinding] {
+        texts.map { ConvergeFinding(text: $0) }
+    }
+
+    /// Findings per clone, merged: each once, with the clones it was seen on (in the order first seen). With
+    /// `markingStuck`, a finding seen only on clones whose syncs fail is marked as stranded.
+    private func grouped(_ perClone: [[ConvergeFinding]], markingStuck: Bool = false) -> [ConvergeFinding] {
+        var order: [ConvergeFinding] = []
+        var seenOn: [ConvergeFinding: [Int]] = [:]
         for (clone, findings) in perClone.enumerated() {
             for finding in findings {
                 if seenOn[finding] == nil { order.append(finding) }
@@ -48,7 +66,13 @@ struct ConvergeChecks {
         guard perClone.count > 1 else { return order }
         return order.map { finding in
             let clones = seenOn[finding] ?? []
-            return finding + (clones.count == perClone.count ? " [every clone]" : " [on \(clones.map { "c\($0)" }.joined(separator: ", "))]")
+            var merged = finding
+            merged.text += clones.count == perClone.count ? " [every clone]" : " [on \(clones.map { "c\($0)" }.joined(separator: ", "))]"
+            if markingStuck && !finding.isStranded && clones.allSatisfy(stuck.contains) {
+                merged.text += " (only on clones whose syncs fail)"
+                merged.isStranded = true
+            }
+            return merged
         }
     }
 
@@ -117,53 +141,64 @@ struct ConvergeChecks {
         event.clone < 0 ? "at setup" : "on c\(event.clone) at op \(event.operation)"
     }
 
-    private func everyCardOnce(_ board: ConvergeBoardFiles) -> [String] {
+    /// ` (stranded: c2's syncs failed)` when what happened at `event` never left its clone.
+    private func stranded(_ event: ConvergeLedger.Event) -> String? {
+        run.isPublished(event) ? nil : " (stranded: c\(event.clone)'s syncs failed)"
+    }
+
+    private func everyCardOnce(_ board: ConvergeBoardFiles) -> [ConvergeFinding] {
         let places = places(board)
-        var findings: [String] = []
+        var findings: [ConvergeFinding] = []
         for record in run.ledger.cards.values.sorted(by: { ($0.created.operation, $0.identity) < ($1.created.operation, $1.identity) }) {
             let paths = places[record.identity] ?? []
             if paths.isEmpty && record.mustExist {
-                findings.append("\(record.identity) \"\(record.title)\" (added \(describe(record.created)), never deleted) is missing")
+                let note = stranded(record.created)
+                findings.append(ConvergeFinding(text: "\(record.identity) \"\(record.title)\" (added \(describe(record.created)), never deleted) is missing" + (note ?? ""),
+                                                isStranded: note != nil))
             } else if paths.count > 1 {
-                findings.append("\(record.identity) \"\(record.title)\" is there \(paths.count) times: \(paths.joined(separator: ", "))")
+                findings.append(ConvergeFinding(text: "\(record.identity) \"\(record.title)\" is there \(paths.count) times: \(paths.joined(separator: ", "))"))
             }
         }
         for card in board.cards {
             guard let identity = card.identity else {
-                findings.append("\(card.path) has no hid: not a card anyone added")
+                findings.append(ConvergeFinding(text: "\(card.path) has no hid: not a card anyone added"))
                 continue
             }
-            if run.ledger.cards[identity] == nil { findings.append("\(card.path) has hid \(identity), which nobody gave") }
+            if run.ledger.cards[identity] == nil { findings.append(ConvergeFinding(text: "\(card.path) has hid \(identity), which nobody gave")) }
         }
         return findings
     }
 
-    private func deletedStayDeleted(_ board: ConvergeBoardFiles) -> [String] {
+    private func deletedStayDeleted(_ board: ConvergeBoardFiles) -> [ConvergeFinding] {
         let places = places(board)
-        var findings: [String] = []
+        var findings: [ConvergeFinding] = []
         for record in run.ledger.cards.values.sorted(by: { ($0.created.operation, $0.identity) < ($1.created.operation, $1.identity) }) {
             guard record.mustBeGone, let delete = record.lastDelete, let paths = places[record.identity], !paths.isEmpty else { continue }
             let lastEdit = record.edits.last.map { "last edited \(describe($0))" } ?? "never edited"
-            findings.append("\(record.identity) \"\(record.title)\" deleted \(describe(delete)) is back in \(paths.joined(separator: ", ")) (\(lastEdit))")
+            let note = stranded(delete).map { _ in " (the delete never left c\(delete.clone): its syncs failed)" }
+            findings.append(ConvergeFinding(text: "\(record.identity) \"\(record.title)\" deleted \(describe(delete)) is on the board: \(paths.joined(separator: ", ")) (\(lastEdit))" + (note ?? ""),
+                                            isStranded: note != nil))
         }
         return findings
     }
 
     // MARK: 4, 5
 
-    private func noTextLost(_ board: ConvergeBoardFiles) -> [String] {
+    private func noTextLost(_ board: ConvergeBoardFiles) -> [ConvergeFinding] {
         let present = Set(board.cards.compactMap(\.identity))
         var text: Set<String> = []
         for card in board.cards {
             for line in card.lines { text.insert(line.trimmingCharacters(in: .whitespaces)) }
         }
-        var findings: [String] = []
+        var findings: [ConvergeFinding] = []
         for line in run.ledger.lines where line.replacement == nil && !text.contains(line.text) {
             // A card deleted after the line was written may come back (someone else edited it after the delete)
             // without the line: whoever brought it back may never have seen it.
             guard let card = run.ledger.cards[line.identity], !card.deletes.contains(where: { $0.operation > line.written.operation }),
                   card.mustExist || present.contains(line.identity) else { continue }
-            findings.append("\(line.text) (written \(describe(line.written)) in \(line.identity) \"\(card.title)\") is lost")
+            let note = stranded(line.written)
+            findings.append(ConvergeFinding(text: "\(line.text) (written \(describe(line.written)) in \(line.identity) \"\(card.title)\") is lost" + (note ?? ""),
+                                            isStranded: note != nil))
         }
         return findings
     }

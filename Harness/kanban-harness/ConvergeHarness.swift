@@ -29,7 +29,11 @@ enum ConvergeHarness {
 
         A seed replays the same choices; cards carry times in seconds, so a replay can differ in ties of 'modified'.
 
+        --scenario NAME runs a scripted minimal case instead of random work (two clones, a few steps), judged by the
+        same rounds and checks; --scenario all runs every one, --scenario list names them.
+
         USAGE: kanban-harness converge [--kanban PATH] [--seed N] [--clones N] [--ops N] [--max-rounds N] [--keep]
+               kanban-harness converge [--kanban PATH] --scenario NAME|all|list [--keep]
 
         OPTIONS:
           --kanban PATH      The kanban binary (default: the one beside this program).
@@ -37,6 +41,7 @@ enum ConvergeHarness {
           --clones N         How many clones (default 4).
           --ops N            How many random operations (default 100).
           --max-rounds N     At most this many final rounds of syncs (default 10).
+          --scenario NAME    A scripted case (or 'all', or 'list') instead of random work.
           --keep             Keep the work directory (the clones, the remote and converge.log, every command run) and print its path.
 
         EXIT STATUS: 0 every check held and no sync failed; 1 otherwise; 2 the harness could not run; 77 git is missing.
@@ -47,8 +52,35 @@ enum ConvergeHarness {
             FileHandle.standardError.write(Data("kanban-harness converge: skipped: git is not installed (not on PATH)\n".utf8))
             return .skipped
         }
-        let kanban = try options.kanbanBinary()
         let settings = try ConvergeSettings(options)
+        guard let name = options.string("scenario") else {
+            return try runOnce(settings, kanban: try options.kanbanBinary(), git: git).passed ? .passed : .failed
+        }
+        if name == "list" {
+            print(ConvergeScenario.list)
+            return .passed
+        }
+        guard let scenarios = name == "all" ? ConvergeScenario.all : ConvergeScenario.named(name).map({ [$0] }) else {
+            throw HarnessError(message: "no scenario '\(name)'; the scenarios are:\n\(ConvergeScenario.list)")
+        }
+        let kanban = try options.kanbanBinary()
+        var outcomes: [(String, ConvergeReport)] = []
+        for scenario in scenarios {
+            outcomes.append((scenario.name, try runOnce(settings.playing(scenario), kanban: kanban, git: git)))
+            if scenarios.count > 1 { print("") }
+        }
+        if scenarios.count > 1 {
+            let width = (scenarios.map(\.name.count).max() ?? 0) + 2
+            print("scenarios: \(outcomes.filter { $0.1.passed }.count) of \(outcomes.count) passed")
+            for (name, report) in outcomes {
+                print("  \(name.padding(toLength: width, withPad: " ", startingAt: 0))\(report.passed ? "PASSED" : "FAILED: " + report.gist)")
+            }
+        }
+        return outcomes.allSatisfy { $0.1.passed } ? .passed : .failed
+    }
+
+    /// One run, random or scripted, with its report printed.
+    private static func runOnce(_ settings: ConvergeSettings, kanban: String, git: String) throws -> ConvergeReport {
         let started = Date()
         let workDirectory = try makeWorkDirectory("converge")
         let run = ConvergeRun(settings: settings, kanban: kanban, git: git, workDirectory: workDirectory)
@@ -60,20 +92,29 @@ enum ConvergeHarness {
                 try? FileManager.default.removeItem(atPath: workDirectory)
             }
         }
-        print("converge: \(ConvergeReport.count(settings.cloneCount, "clone")), \(settings.operationCount) ops, seed \(settings.seed)")
+        if let scenario = settings.scenario {
+            print("converge scenario \(scenario.name): \(scenario.summary)")
+        } else {
+            print("converge: \(ConvergeReport.count(settings.cloneCount, "clone")), \(settings.operationCount) ops, seed \(settings.seed)")
+        }
         try run.setUp()
-        let step = max(1, settings.operationCount / 10)
-        try run.work { number in
-            if settings.operationCount >= 200 && number % step == 0 {
-                let failed = run.workSyncs.filter { !$0.succeeded }.count
-                FileHandle.standardError.write(Data("converge: op \(number)/\(settings.operationCount), \(run.workSyncs.count) syncs (\(failed) failed), \(String(format: "%.0f", Date().timeIntervalSince(started))) s\n".utf8))
+        if let scenario = settings.scenario {
+            try run.play(scenario)
+        } else {
+            let step = max(1, settings.operationCount / 10)
+            try run.work { number in
+                if settings.operationCount >= 200 && number % step == 0 {
+                    let failed = run.workSyncs.filter { !$0.succeeded }.count
+                    let seconds = String(format: "%.0f", Date().timeIntervalSince(started))
+                    FileHandle.standardError.write(Data("converge: op \(number)/\(settings.operationCount), \(run.workSyncs.count) syncs (\(failed) failed), \(seconds) s\n".utf8))
+                }
             }
         }
         let rounds = try run.syncUntilQuiet()
         let checks = try ConvergeChecks(run: run, rounds: rounds).all()
         let report = ConvergeReport(run: run, rounds: rounds, checks: checks, seconds: Date().timeIntervalSince(started))
         print(report.text, terminator: "")
-        return report.passed ? .passed : .failed
+        return report
     }
 }
 
@@ -120,30 +161,42 @@ struct ConvergeReport {
 
         out += "checks:\n"
         for check in checks {
-            out += "  \(check.held ? "ok  " : "FAIL") (\(check.number)) \(check.name)\(check.held ? "" : ": \(check.findings.count) problem\(check.findings.count == 1 ? "" : "s")")\n"
-            for finding in check.findings.prefix(Self.findingLimit) { out += "         \(finding)\n" }
+            let stranded = check.findings.filter(\.isStranded).count
+            let problems = check.held ? "" : ": \(Self.count(check.findings.count, "problem"))" + (stranded == 0 ? "" : " (\(stranded) only because syncs failed: work that never left, or never reached, a clone)")
+            out += "  \(check.held ? "ok  " : "FAIL") (\(check.number)) \(check.name)\(problems)\n"
+            // Problems that are not merely stranded work come first: they are what a merge destroyed.
+            let ordered = check.findings.filter { !$0.isStranded } + check.findings.filter(\.isStranded)
+            for finding in ordered.prefix(Self.findingLimit) { out += "         \(finding.text)\n" }
             if check.findings.count > Self.findingLimit { out += "         ... and \(check.findings.count - Self.findingLimit) more\n" }
         }
 
-        let allSyncs = run.workSyncs + rounds.syncs
-        let failedChecks = checks.filter { !$0.held }.map { "\($0.number)" }
-        out += "converge: \(Self.count(settings.cloneCount, "clone")), \(settings.operationCount) ops (seed \(settings.seed)): "
-        out += "\(allSyncs.count) syncs, \(failedSyncs.count) failed\(Self.breakdown(failedSyncs)); \(roundsSummary); "
-        out += failedChecks.isEmpty ? "checks: all 7 held; " : "checks: \(failedChecks.count) of 7 failed (\(failedChecks.joined(separator: ", "))); "
-        out += "\(run.runner.commandCount) commands in \(String(format: "%.1f", seconds)) s\n"
-        out += passed ? "converge: PASSED\n"
-            : "converge: FAILED; replay with: kanban-harness converge --seed \(settings.seed) --clones \(settings.cloneCount) --ops \(settings.operationCount) --max-rounds \(settings.maxRounds)\n"
+        if let scenario = settings.scenario {
+            out += "converge scenario \(scenario.name): \(Self.count(settings.cloneCount, "clone")), \(settings.operationCount) steps: "
+        } else {
+            out += "converge: \(Self.count(settings.cloneCount, "clone")), \(settings.operationCount) ops (seed \(settings.seed)): "
+        }
+        out += "\(gist); \(run.runner.commandCount) commands in \(String(format: "%.1f", seconds)) s\n"
+        let replay = settings.scenario.map { "--scenario \($0.name)" }
+            ?? "--seed \(settings.seed) --clones \(settings.cloneCount) --ops \(settings.operationCount) --max-rounds \(settings.maxRounds)"
+        out += passed ? "converge: PASSED\n" : "converge: FAILED; replay with: kanban-harness converge \(replay)\n"
         return out
+    }
+
+    /// `31 syncs, 3 failed (2 conflict, 1 rejected); converged after 2 rounds; checks: 2 of 7 failed (2, 4)`.
+    var gist: String {
+        let failedChecks = checks.filter { !$0.held }.map { "\($0.number)" }
+        return "\((run.workSyncs + rounds.syncs).count) syncs, \(failedSyncs.count) failed\(Self.breakdown(failedSyncs)); \(roundsSummary); "
+            + (failedChecks.isEmpty ? "checks: all 7 held" : "checks: \(failedChecks.count) of 7 failed (\(failedChecks.joined(separator: ", ")))")
     }
 
     /// `converged after 2 rounds`, or what kept it from converging.
     private var roundsSummary: String {
         if let after = rounds.oneBoardAfter, rounds.quietAfter != nil {
-            return "converged after \(after) round\(after == 1 ? "" : "s")"
+            return "converged after \(Self.count(after, "round"))"
         }
         if let quiet = rounds.quietAfter {
             let stuck = Set(rounds.syncs.filter { $0.round == quiet && !$0.succeeded }.map(\.clone)).sorted()
-            return "did not converge: quiet after \(quiet) rounds with \(stuck.count) clone\(stuck.count == 1 ? "" : "s") failing to sync"
+            return "did not converge: quiet after \(Self.count(quiet, "round")) with \(stuck.count) clone\(stuck.count == 1 ? "" : "s") failing to sync"
                 + (stuck.isEmpty ? "" : " (\(stuck.map { "c\($0)" }.joined(separator: ", ")))")
         }
         return "did not converge: still changing after \(rounds.count) rounds"

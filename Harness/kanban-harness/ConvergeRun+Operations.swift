@@ -30,123 +30,191 @@ enum ConvergeOperationKind: String, CaseIterable, Sendable {
     }
 }
 
+/// One change to make on a clone. Cards are named by their harness identity (`c2-17`, `i-3`), found on the clone's
+/// disk when the change is made.
+enum ConvergeAction: Sendable {
+    /// A new card; `body` nil gives it one new unique line.
+    case add(title: String, column: String, label: String? = nil, isTop: Bool = false, body: [String]? = nil)
+    case move(String, to: String, isTop: Bool = false)
+    case moveToTop(String)
+    case moveAfter(String, other: String)
+    case retitle(String)
+    case addLabel(String, label: String)
+    case removeLabel(String, label: String)
+    /// A new unique line, at the end of the body (nil) or after the body line at that 0-based index.
+    case append(String, after: Int? = nil)
+    /// The body line at that 0-based index replaced by a new unique line.
+    case replace(String, line: Int)
+    case archive(String)
+    case unarchive(String)
+    case delete(String)
+
+    var kind: ConvergeOperationKind {
+        switch self {
+        case .add: .add
+        case .move: .move
+        case .moveToTop, .moveAfter: .reorder
+        case .retitle: .title
+        case .addLabel, .removeLabel: .labels
+        case .append: .append
+        case .replace: .replace
+        case .archive: .archive
+        case .unarchive: .unarchive
+        case .delete: .delete
+        }
+    }
+
+    /// The identity of the card it changes; nil for `add`.
+    var card: String? {
+        switch self {
+        case .add: nil
+        case .move(let card, _, _), .moveToTop(let card), .moveAfter(let card, _), .retitle(let card), .addLabel(let card, _),
+             .removeLabel(let card, _), .append(let card, _), .replace(let card, _), .archive(let card), .unarchive(let card),
+             .delete(let card):
+            card
+        }
+    }
+}
+
 extension ConvergeRun {
-    /// One random change on `clone`, chosen from the cards the clone has now; recorded in the ledger when it worked.
+    /// One random change on `clone`, chosen from the cards the clone has now.
     ///
     /// Body lines are unique (`L<clone>-<operation>`): `append` adds one (at the end, where two clones' appends
-    /// collide, or after a random line), `replace` swaps one the clone sees for a new one, often the card's first,
-    /// which other clones replace too.
-    func performOperation(_ number: Int, on clone: ConvergeClone) throws {
+    /// collide, or after a random line), `replace` swaps one the clone sees for a new one, often the card's first
+    /// written line, which other clones replace too.
+    func performRandomOperation(_ number: Int, on clone: ConvergeClone) throws {
         let board = ConvergeBoardFiles(reading: clone.directory)
+        try perform(chooseAction(on: clone, number: number, board: board), number: number, on: clone, board: board)
+    }
+
+    private func chooseAction(on clone: ConvergeClone, number: Int, board: ConvergeBoardFiles) -> ConvergeAction {
         // Only cards the ledger knows: a card without a harness identity is reported by the checks, not worked on.
         let known = board.cards.filter { card in card.identity.map { ledger.cards[$0] != nil } ?? false }
         let active = known.filter { !$0.isArchived }
         let archived = known.filter(\.isArchived)
-        let event = ConvergeLedger.Event(operation: number, clone: clone.index)
-        let line = "L\(clone.index)-\(number)"
-
-        var kind = ConvergeOperationKind.pick(using: &random)
-        var card: ConvergeCardFile?
-        var arguments: [String] = []
-        var replaced: String?
-        switch kind {
+        let add = ConvergeAction.add(title: chance(30) ? pick(sharedTitles) ?? "Shared task" : "Card \(clone.name) op \(number)",
+                                     column: pick(Self.columns) ?? "todo", label: chance(30) ? pick(Self.labels) : nil, isTop: chance(30))
+        switch ConvergeOperationKind.pick(using: &random) {
         case .add:
-            break
+            return add
         case .move:
-            guard let chosen = pick(active), let from = chosen.column, let to = pick(Self.columns.filter { $0 != from }) else { break }
-            card = chosen
-            arguments = ["move", chosen.path, to] + (chance(30) ? ["--top"] : [])
+            guard let card = pick(active), let identity = card.identity, let from = card.column,
+                  let to = pick(Self.columns.filter { $0 != from }) else { return add }
+            return .move(identity, to: to, isTop: chance(30))
         case .reorder:
             let crowded = active.filter { candidate in active.contains { $0.column == candidate.column && $0.path != candidate.path } }
-            guard let chosen = pick(crowded) else { break }
-            card = chosen
-            let others = active.filter { $0.column == chosen.column && $0.path != chosen.path }
-            if chance(40) {
-                arguments = ["move", chosen.path, "--top"]
-            } else if let other = pick(others) {
-                arguments = ["move", chosen.path, "--after", other.path]
-            }
+            guard let card = pick(crowded), let identity = card.identity else { return add }
+            let others = active.filter { $0.column == card.column && $0.path != card.path }
+            if chance(40) { return .moveToTop(identity) }
+            guard let other = pick(others)?.identity else { return add }
+            return .moveAfter(identity, other: other)
         case .title:
-            guard let chosen = pick(known) else { break }
-            card = chosen
-            arguments = ["set", chosen.path, "--title", "Title \(clone.name) op \(number)"]
+            guard let identity = pick(known)?.identity else { return add }
+            return .retitle(identity)
         case .labels:
-            guard let chosen = pick(known) else { break }
-            card = chosen
-            let missing = Self.labels.filter { !chosen.labels.contains($0) }
-            if let present = pick(chosen.labels), chance(50) || missing.isEmpty {
-                arguments = ["set", chosen.path, "--remove-label", present]
-            } else if let label = pick(missing) {
-                arguments = ["set", chosen.path, "--add-label", label]
-            }
+            guard let card = pick(known), let identity = card.identity else { return add }
+            let missing = Self.labels.filter { !card.labels.contains($0) }
+            if let present = pick(card.labels), chance(50) || missing.isEmpty { return .removeLabel(identity, label: present) }
+            guard let label = pick(missing) else { return add }
+            return .addLabel(identity, label: label)
         case .append:
-            guard let chosen = pick(known) else { break }
-            card = chosen
-            var lines = chosen.bodyLines
-            if chance(50) || lines.isEmpty {
-                lines.append(line)
-            } else {
-                lines.insert(line, at: Int.random(in: 0..<lines.count, using: &random) + 1)
-            }
-            try writeBody(lines)
-            arguments = ["set", chosen.path, "--body-file", bodyFile]
+            guard let card = pick(known), let identity = card.identity else { return add }
+            if chance(50) || card.bodyLines.isEmpty { return .append(identity) }
+            return .append(identity, after: Int.random(in: 0..<card.bodyLines.count, using: &random))
         case .replace:
-            let candidates = known.filter { $0.bodyLines.contains(where: ledger.isWrittenLine) }
-            guard let chosen = pick(candidates) else { break }
-            card = chosen
-            let written = chosen.bodyLines.indices.filter { ledger.isWrittenLine(chosen.bodyLines[$0]) }
-            guard let index = chance(50) ? written.first : pick(written) else { break }
-            var lines = chosen.bodyLines
+            guard let card = pick(known.filter { $0.bodyLines.contains(where: ledger.isWrittenLine) }), let identity = card.identity else { return add }
+            let written = card.bodyLines.indices.filter { ledger.isWrittenLine(card.bodyLines[$0]) }
+            guard let line = chance(50) ? written.first : pick(written) else { return add }
+            return .replace(identity, line: line)
+        case .archive:
+            guard let identity = pick(active)?.identity else { return add }
+            return .archive(identity)
+        case .unarchive:
+            guard let identity = pick(archived)?.identity else { return add }
+            return .unarchive(identity)
+        case .delete:
+            guard let identity = pick(known)?.identity else { return add }
+            return .delete(identity)
+        }
+    }
+
+    /// Makes `action` on `clone` (whose board is `board`, read just before) and records it in the ledger when it worked.
+    /// An action whose card is not on the clone, or that kanban refuses, is counted as a failed operation.
+    func perform(_ action: ConvergeAction, number: Int, on clone: ConvergeClone, board: ConvergeBoardFiles) throws {
+        operationCounts[action.kind, default: 0] += 1
+        let event = ConvergeLedger.Event(operation: number, clone: clone.index)
+        let line = "L\(clone.index)-\(number)"
+        if case .add(let title, let column, let label, let isTop, let body) = action {
+            try add(title: title, column: column, label: label, isTop: isTop, body: body, line: line, number: number, on: clone)
+            return
+        }
+        guard let identity = action.card, let card = board.cards.first(where: { $0.identity == identity }) else {
+            failedOperations.append("op \(number) \(clone.name) \(action.kind): card \(action.card ?? "?") is not on \(clone.name)")
+            return
+        }
+        func path(of other: String) -> String { board.cards.first { $0.identity == other }?.path ?? other }
+        var replaced: String?
+        var arguments: [String]
+        switch action {
+        case .add:
+            return
+        case .move(_, let column, let isTop):
+            arguments = ["move", card.path, column] + (isTop ? ["--top"] : [])
+        case .moveToTop:
+            arguments = ["move", card.path, "--top"]
+        case .moveAfter(_, let other):
+            arguments = ["move", card.path, "--after", path(of: other)]
+        case .retitle:
+            arguments = ["set", card.path, "--title", "Title \(clone.name) op \(number)"]
+        case .addLabel(_, let label):
+            arguments = ["set", card.path, "--add-label", label]
+        case .removeLabel(_, let label):
+            arguments = ["set", card.path, "--remove-label", label]
+        case .append(_, let after):
+            var lines = card.bodyLines
+            lines.insert(line, at: after.map { min($0 + 1, lines.count) } ?? lines.count)
+            try writeBody(lines)
+            arguments = ["set", card.path, "--body-file", bodyFile]
+        case .replace(_, let index):
+            var lines = card.bodyLines
+            guard lines.indices.contains(index) else {
+                failedOperations.append("op \(number) \(clone.name) replace: \(identity) has no body line \(index)")
+                return
+            }
             replaced = lines[index]
             lines[index] = line
             try writeBody(lines)
-            arguments = ["set", chosen.path, "--body-file", bodyFile]
+            arguments = ["set", card.path, "--body-file", bodyFile]
         case .archive:
-            guard let chosen = pick(active) else { break }
-            card = chosen
-            arguments = ["archive", chosen.path]
+            arguments = ["archive", card.path]
         case .unarchive:
-            guard let chosen = pick(archived) else { break }
-            card = chosen
-            arguments = ["unarchive", chosen.path]
+            arguments = ["unarchive", card.path]
         case .delete:
-            guard let chosen = pick(known) else { break }
-            card = chosen
-            arguments = ["delete", chosen.path]
+            arguments = ["delete", card.path]
         }
-        guard let card, let identity = card.identity, !arguments.isEmpty else {
-            kind = .add
-            operationCounts[kind, default: 0] += 1
-            try add(number, on: clone, line: line, event: event)
-            return
-        }
-        operationCounts[kind, default: 0] += 1
-        let outcome = try runner.run(.kanban, arguments, in: clone, label: "op \(number) \(kind)")
+        let outcome = try runner.run(.kanban, arguments, in: clone, label: "op \(number) \(action.kind)")
         guard outcome.succeeded else {
-            failedOperations.append("op \(number) \(clone.name) \(kind) \(card.path): \(describe(outcome))")
+            failedOperations.append("op \(number) \(clone.name) \(action.kind) \(card.path): \(describe(outcome))")
             return
         }
-        switch kind {
+        switch action {
         case .delete:
             ledger.noteDeleted(identity, at: event)
-        case .append:
+        case .append, .replace:
             ledger.noteEdited(identity, at: event)
-            ledger.noteLine(line, in: identity, at: event)
-        case .replace:
-            ledger.noteEdited(identity, at: event)
-            ledger.noteLine(line, in: identity, at: event, replacing: replaced)
+            ledger.noteLine(line, in: identity, at: event, replacing: replaced.flatMap { ledger.isWrittenLine($0) ? $0 : nil })
         default:
             ledger.noteEdited(identity, at: event)
         }
     }
 
-    /// Adds a card (its title sometimes one another clone adds too), then gives it its identity.
-    private func add(_ number: Int, on clone: ConvergeClone, line: String, event: ConvergeLedger.Event) throws {
-        let title = chance(30) ? pick(sharedTitles) ?? "Shared task" : "Card \(clone.name) op \(number)"
-        try writeBody([line])
-        var arguments = ["add", title, "--column", pick(Self.columns) ?? "todo", "--body-file", bodyFile]
-        if chance(30), let label = pick(Self.labels) { arguments += ["--label", label] }
-        if chance(30) { arguments.append("--top") }
+    /// Adds a card, then gives it its identity (`c<clone>-<operation>`) with `kanban set --field hid=...`.
+    private func add(title: String, column: String, label: String?, isTop: Bool, body: [String]?, line: String, number: Int,
+                     on clone: ConvergeClone) throws {
+        try writeBody(body ?? [line])
+        var arguments = ["add", title, "--column", column, "--body-file", bodyFile]
+        if let label { arguments += ["--label", label] }
+        if isTop { arguments.append("--top") }
         let added = try runner.run(.kanban, arguments, in: clone, label: "op \(number) add")
         let path = added.output.split(separator: "\n").first.map(String.init) ?? ""
         guard added.succeeded, path.hasPrefix("cards/") else {
@@ -159,8 +227,9 @@ extension ConvergeRun {
             failedOperations.append("op \(number) \(clone.name) add: setting hid on \(path): \(describe(set))")
             return
         }
+        let event = ConvergeLedger.Event(operation: number, clone: clone.index)
         ledger.noteCreated(identity, title: title, at: event)
-        ledger.noteLine(line, in: identity, at: event)
+        if body == nil { ledger.noteLine(line, in: identity, at: event) }
     }
 
     /// `exit 1: first line of its error output`.

@@ -68,6 +68,9 @@ extension ConvergeRun {
             return record
         }
 
+        defer {
+            if record.succeeded { publishedThrough[clone.index] = operation ?? Int.max }
+        }
         switch method {
         case .kanban:
             let outcome = try runner.run(.kanban, ["sync"], in: clone, label: label)

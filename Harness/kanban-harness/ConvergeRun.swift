@@ -7,6 +7,8 @@ struct ConvergeSettings: Sendable {
     var operationCount: Int
     var maxRounds: Int
     var keepsWorkDirectory: Bool
+    /// A scripted run instead of random work; it sets the number of clones and operations.
+    var scenario: ConvergeScenario?
     /// The chance, in percent, that an operation is followed by a sync of its clone.
     var syncChance = 30
 
@@ -23,6 +25,15 @@ struct ConvergeSettings: Sendable {
         keepsWorkDirectory = options.flag("keep")
         guard cloneCount >= 1 else { throw HarnessError(message: "--clones takes at least 1") }
         guard maxRounds >= 1 else { throw HarnessError(message: "--max-rounds takes at least 1") }
+    }
+
+    /// These settings for `scenario`: its clones, its steps.
+    func playing(_ scenario: ConvergeScenario) -> ConvergeSettings {
+        var settings = self
+        settings.scenario = scenario
+        settings.cloneCount = scenario.cloneCount
+        settings.operationCount = scenario.steps.count
+        return settings
     }
 }
 
@@ -46,6 +57,8 @@ final class ConvergeRun {
     var ledger = ConvergeLedger()
     /// The syncs made during the random work, in order.
     var workSyncs: [ConvergeSyncRecord] = []
+    /// Per clone, the operation up to which its work reached the remote: its last sync that succeeded.
+    var publishedThrough: [Int] = []
     /// How many operations of each kind ran, and those that failed.
     var operationCounts: [ConvergeOperationKind: Int] = [:]
     var failedOperations: [String] = []
@@ -98,6 +111,7 @@ final class ConvergeRun {
             try required(.kanban, ["git-setup"], in: clone)
             clones.append(clone)
         }
+        publishedThrough = Array(repeating: 0, count: clones.count)
     }
 
     @discardableResult
@@ -145,13 +159,18 @@ final class ConvergeRun {
         guard settings.operationCount > 0 else { return }
         for number in 1...settings.operationCount {
             let clone = clones[Int.random(in: 0..<clones.count, using: &random)]
-            try performOperation(number, on: clone)
+            try performRandomOperation(number, on: clone)
             if chance(settings.syncChance) {
                 let method: ConvergeSyncMethod = chance(70) ? .kanban : chance(50) ? .pullRebase : .pullMerge
                 workSyncs.append(try sync(clone, method: method, operation: number, round: nil))
             }
             progress(number)
         }
+    }
+
+    /// Whether what a clone did at `event` reached the remote (its clone synced successfully afterwards).
+    func isPublished(_ event: ConvergeLedger.Event) -> Bool {
+        event.clone < 0 || event.operation <= publishedThrough[event.clone]
     }
 
     // MARK: Syncing until quiet
