@@ -60,9 +60,11 @@ final class ConvergeRunner {
         }
         let executable = tool == .kanban ? kanbanPath : gitPath
         commandCount += 1
+        let started = Date()
         let outcome = try ChildProcess.run(executable, arguments, in: directory, environment: environment, timeout: timeout)
+        let milliseconds = Int(Date().timeIntervalSince(started) * 1_000)
         let shown = ([tool == .kanban ? "kanban" : "git"] + arguments).map(Self.quotedForLog).joined(separator: " ")
-        var entry = "\(label)$ \(shown) -> \(outcome.timedOut ? "timed out" : "\(outcome.status)")\n"
+        var entry = "\(label)$ \(shown) -> \(outcome.timedOut ? "timed out" : "\(outcome.status)") (\(milliseconds) ms)\n"
         if !outcome.succeeded {
             for line in (outcome.output + outcome.errorOutput).split(separator: "\n").prefix(20) { entry += "    | \(line)\n" }
         }
