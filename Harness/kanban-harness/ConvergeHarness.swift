@@ -23,9 +23,11 @@ enum ConvergeHarness {
         Checks: (1) every clone has the same files under board.md, cards/ and archive/, byte for byte, equal to the
         remote's tip; (2) every card never deleted exists exactly once (by hid); (3) no deleted card is back unless
         another clone edited it after the delete; (4) every body line written is somewhere on the board, unless
-        someone who saw it replaced it, or its card was deleted after it was written (the card may then be gone, or
-        back without it), or its card is gone and may be; (5) no conflict markers; (6)
-        'kanban doctor' finds no errors on any clone; (7) no commit with a single parent has that parent's tree.
+        someone who saw it replaced it, or its card was deleted after it was written, or its card may be gone; (5) no
+        conflict markers; (6) 'kanban doctor' finds no errors on any clone; (7) no commit with a single parent has
+        that parent's tree. Checks 2-4 look at every clone and say which clones a problem is on; a problem about work
+        that never left a clone whose syncs failed, or seen only on clones whose syncs fail, is marked as such: it
+        shows that the clones did not converge, where an unmarked one shows work a merge destroyed.
 
         A seed replays the same choices; cards carry times in seconds, so a replay can differ in ties of 'modified'.
 

@@ -56,8 +56,11 @@ struct ConvergeSyncRecord: Sendable {
 
 extension ConvergeRun {
     /// Syncs `clone` with `method`. A plain git pull that stops on a conflict is aborted, as a person who cannot
-    /// resolve it would, so the clone is left as it was before the pull.
-    func sync(_ clone: ConvergeClone, method: ConvergeSyncMethod, operation: Int?, round: Int?) throws -> ConvergeSyncRecord {
+    /// resolve it would, so the clone is left as it was before the pull. Before a plain git pull, pending changes are
+    /// committed with `kanban sync --no-push` (which pulls too) or with `git commit`: as `committingWithKanban` says,
+    /// or at random when it is nil.
+    func sync(_ clone: ConvergeClone, method: ConvergeSyncMethod, operation: Int?, round: Int?,
+              committingWithKanban: Bool? = nil) throws -> ConvergeSyncRecord {
         var record = ConvergeSyncRecord(clone: clone.index, operation: operation, round: round, method: method)
         let label = operation.map { "op \($0) sync" } ?? round.map { "round \($0) sync" } ?? "sync"
         func fail(_ step: String, _ outcome: ChildProcess.Outcome, _ failure: ConvergeSyncRecord.Failure) -> ConvergeSyncRecord {
@@ -77,7 +80,7 @@ extension ConvergeRun {
             if !outcome.succeeded { return fail("kanban sync", outcome, Self.classifyKanban(outcome)) }
             return record
         case .pullRebase, .pullMerge:
-            if chance(50) {
+            if committingWithKanban ?? chance(50) {
                 let outcome = try runner.run(.kanban, ["sync", "--no-push"], in: clone, label: label)
                 if !outcome.succeeded { return fail("kanban sync --no-push", outcome, Self.classifyKanban(outcome)) }
             } else {

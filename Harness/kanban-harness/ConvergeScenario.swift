@@ -8,8 +8,10 @@ import Foundation
 struct ConvergeScenario: Sendable {
     enum Step: Sendable {
         case act(Int, ConvergeAction)
+        /// A sync; with a plain git method, pending changes are committed with `git commit`.
         case sync(Int, ConvergeSyncMethod)
-        /// Waits, so that the next step's times (whole seconds) differ from the last one's.
+        /// Waits, so that the next step's times (whole seconds) differ from the last one's: whether a changed card
+        /// keeps its `modified` line decides whether git sees a move as a rename.
         case pause(Double)
         /// Waits for the start of the next second, so that the next few steps share their times.
         case startOfSecond
@@ -50,9 +52,9 @@ struct ConvergeScenario: Sendable {
                          steps: [.act(0, .move("i-1", to: "done")), .act(0, .move("i-5", to: "todo")),
                                  .act(1, .add(title: "New in Doing", column: "doing")), .sync(0, .kanban), .sync(1, .kanban)]),
         ConvergeScenario(name: "move-vs-move-git-merge", summary: "c0 and c1 move one card to different columns; c0 syncs with kanban sync, c1 with git pull --no-rebase",
-                         steps: [.act(0, .move("i-4", to: "doing")), .act(1, .move("i-4", to: "done")), .sync(0, .kanban), .sync(1, .pullMerge)]),
+                         steps: [.pause(1.1), .act(0, .move("i-4", to: "doing")), .act(1, .move("i-4", to: "done")), .sync(0, .kanban), .sync(1, .pullMerge)]),
         ConvergeScenario(name: "archive-vs-move-git-merge", summary: "c0 archives a card, c1 moves it; c0 syncs with kanban sync, c1 with git pull --no-rebase",
-                         steps: [.act(0, .archive("i-4")), .act(1, .move("i-4", to: "done")), .sync(0, .kanban), .sync(1, .pullMerge)]),
+                         steps: [.pause(1.1), .act(0, .archive("i-4")), .act(1, .move("i-4", to: "done")), .sync(0, .kanban), .sync(1, .pullMerge)]),
     ]
 
     static func named(_ name: String) -> ConvergeScenario? {
@@ -75,7 +77,8 @@ extension ConvergeRun {
             case .act(let clone, let action):
                 try perform(action, number: number, on: clones[clone], board: ConvergeBoardFiles(reading: clones[clone].directory))
             case .sync(let clone, let method):
-                workSyncs.append(try sync(clones[clone], method: method, operation: number, round: nil))
+                // A person who pulls with git commits with git too.
+                workSyncs.append(try sync(clones[clone], method: method, operation: number, round: nil, committingWithKanban: false))
             case .pause(let seconds):
                 Thread.sleep(forTimeInterval: seconds)
             case .startOfSecond:
