@@ -114,6 +114,7 @@ enum ConvergeHarness {
         }
         let rounds = try run.syncUntilQuiet()
         let checks = try ConvergeChecks(run: run, rounds: rounds).all()
+        try run.requireIntactWorkDirectory()
         let report = ConvergeReport(run: run, rounds: rounds, checks: checks, seconds: Date().timeIntervalSince(started))
         print(report.text, terminator: "")
         return report
@@ -153,6 +154,8 @@ struct ConvergeReport {
         for failure in workFailures.prefix(Self.failureLimit) { out += "  \(failure.summary)\n" }
         if workFailures.count > Self.failureLimit { out += "  ... and \(workFailures.count - Self.failureLimit) more\n" }
 
+        out += conflictKindsSummary
+
         let roundFailures = rounds.syncs.filter { !$0.succeeded }
         out += "final rounds: \(roundsSummary); \(rounds.syncs.count) kanban syncs, \(roundFailures.count) failed\(Self.breakdown(roundFailures))\n"
         // The last round shows who is stuck, and on what.
@@ -189,6 +192,31 @@ struct ConvergeReport {
         let failedChecks = checks.filter { !$0.held }.map { "\($0.number)" }
         return "\((run.workSyncs + rounds.syncs).count) syncs, \(failedSyncs.count) failed\(Self.breakdown(failedSyncs)); \(roundsSummary); "
             + (failedChecks.isEmpty ? "checks: all 7 held" : "checks: \(failedChecks.count) of 7 failed (\(failedChecks.joined(separator: ", ")))")
+    }
+
+    /// `conflicts by git's kind (...): 12 content (first: op 13 c2), 3 modify/delete (first: op 40 c1)`, counting the
+    /// failed syncs, work and final rounds, whose conflicts include each kind; empty when there were none.
+    private var conflictKindsSummary: String {
+        var counts: [String: Int] = [:]
+        var first: [String: String] = [:]
+        var order: [String] = []
+        for sync in failedSyncs {
+            var kinds = sync.conflictKinds
+            if kinds.isEmpty && sync.method != .kanban {
+                kinds = sync.message.compactMap { line in
+                    guard line.hasPrefix("CONFLICT ("), let close = line.firstIndex(of: ")") else { return nil }
+                    return String(line[line.index(line.startIndex, offsetBy: 10)..<close])
+                }
+            }
+            for kind in Set(kinds) {
+                if counts[kind] == nil { order.append(kind) }
+                counts[kind, default: 0] += 1
+                if first[kind] == nil { first[kind] = sync.label }
+            }
+        }
+        guard !order.isEmpty else { return "" }
+        let parts = order.sorted { (counts[$0] ?? 0, $1) > (counts[$1] ?? 0, $0) }.map { "\(counts[$0] ?? 0) \($0) (first: \(first[$0] ?? "?"))" }
+        return "failed syncs by git's kind of conflict (git merge-tree for kanban sync, git pull's own words for git): " + parts.joined(separator: ", ") + "\n"
     }
 
     /// `converged after 2 rounds`, or what kept it from converging.

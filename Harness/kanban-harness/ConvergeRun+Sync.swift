@@ -37,6 +37,20 @@ struct ConvergeSyncRecord: Sendable {
     var status: Int32 = 0
     /// The first lines of what the failed step said.
     var message: [String] = []
+    /// For a failed `kanban sync` (or `kanban sync --no-push`), the conflicts git finds merging the clone's HEAD with its upstream (`git merge-tree`),
+    /// which kanban's message does not name: `CONFLICT (modify/delete): ...`.
+    var gitConflicts: [String] = []
+
+    /// The kinds of conflict git named (`content`, `modify/delete`, `rename/rename`, `file location`...), each once.
+    var conflictKinds: [String] {
+        var kinds: [String] = []
+        for line in gitConflicts {
+            guard line.hasPrefix("CONFLICT ("), let close = line.firstIndex(of: ")") else { continue }
+            let kind = String(line[line.index(line.startIndex, offsetBy: 10)..<close])
+            if !kinds.contains(kind) { kinds.append(kind) }
+        }
+        return kinds
+    }
 
     var succeeded: Bool { failure == nil }
 
@@ -50,7 +64,8 @@ struct ConvergeSyncRecord: Sendable {
     var summary: String {
         guard let failure else { return "\(label): ok" }
         let step = failedStep.map { $0 == method.rawValue ? "" : "\($0) " } ?? ""
-        return "\(label): \(step)exit \(status), \(failure.rawValue): " + message.joined(separator: " / ")
+        let git = gitConflicts.isEmpty ? "" : " [git merge-tree: " + gitConflicts.map { String($0.prefix(160)) }.joined(separator: " / ") + "]"
+        return "\(label): \(step)exit \(status), \(failure.rawValue): " + message.joined(separator: " / ") + git
     }
 }
 
@@ -77,12 +92,19 @@ extension ConvergeRun {
         switch method {
         case .kanban:
             let outcome = try runner.run(.kanban, ["sync"], in: clone, label: label)
-            if !outcome.succeeded { return fail("kanban sync", outcome, Self.classifyKanban(outcome)) }
+            if !outcome.succeeded {
+                record = fail("kanban sync", outcome, Self.classifyKanban(outcome))
+                record.gitConflicts = try conflictsWithUpstream(clone, label: label)
+            }
             return record
         case .pullRebase, .pullMerge:
             if committingWithKanban ?? chance(50) {
                 let outcome = try runner.run(.kanban, ["sync", "--no-push"], in: clone, label: label)
-                if !outcome.succeeded { return fail("kanban sync --no-push", outcome, Self.classifyKanban(outcome)) }
+                if !outcome.succeeded {
+                    record = fail("kanban sync --no-push", outcome, Self.classifyKanban(outcome))
+                    record.gitConflicts = try conflictsWithUpstream(clone, label: label)
+                    return record
+                }
             } else {
                 let added = try runner.run(.git, ["add", "-A"], in: clone, label: label)
                 if !added.succeeded { return fail("git add -A", added, .fault) }
@@ -103,6 +125,14 @@ extension ConvergeRun {
             if !pushed.succeeded { return fail("git push", pushed, Self.classifyGit(pushed)) }
             return record
         }
+    }
+
+    /// The `CONFLICT (...)` lines of `git merge-tree` merging HEAD with its upstream: what git finds in the way,
+    /// without touching the working tree or the index.
+    private func conflictsWithUpstream(_ clone: ConvergeClone, label: String) throws -> [String] {
+        let outcome = try runner.run(.git, ["merge-tree", "--write-tree", "--name-only", "HEAD", "@{upstream}"], in: clone,
+                                     label: label + " diagnosis")
+        return outcome.output.split(separator: "\n").filter { $0.hasPrefix("CONFLICT (") }.map(String.init)
     }
 
     /// Aborts a rebase or merge git left stopped in `clone`.

@@ -119,9 +119,20 @@ final class ConvergeRun {
                           environment: [String: String]) throws -> ChildProcess.Outcome {
         let outcome = try runner.run(tool, arguments, in: directory, environment: environment, label: "setup")
         guard outcome.succeeded else {
+            try requireIntactWorkDirectory()
             throw HarnessError(message: "setting up failed: \(tool) \(arguments.joined(separator: " ")): \(outcome)")
         }
         return outcome
+    }
+
+    /// Throws when the remote is gone from the work directory: something outside the run deleted files under the
+    /// temporary directory, and nothing the run found can be blamed on kanban.
+    func requireIntactWorkDirectory() throws {
+        guard !FileManager.default.fileExists(atPath: remote + "/HEAD") else { return }
+        throw HarnessError(message: """
+            the work directory \(workDirectory) lost files while the run went on (\(remote)/HEAD is gone): something \
+            else deletes files under \(NSTemporaryDirectory()); run again with TMPDIR set to a directory of your own
+            """)
     }
 
     @discardableResult
