@@ -186,12 +186,16 @@ struct ConvergeChecks {
 
     private func noTextLost(_ board: ConvergeBoardFiles) -> [ConvergeFinding] {
         let present = Set(board.cards.compactMap(\.identity))
-        var text: Set<String> = []
+        // Every word of every card (letters, digits and '-'), so that a line kept in another form (quoted, in a list,
+        // in a preserved conflict section) still counts, and `L1-5` is never found inside `L1-55`.
+        var text: Set<Substring> = []
         for card in board.cards {
-            for line in card.lines { text.insert(line.trimmingCharacters(in: .whitespaces)) }
+            for line in card.lines {
+                for word in line.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-") }) { text.insert(word) }
+            }
         }
         var findings: [ConvergeFinding] = []
-        for line in run.ledger.lines where line.replacement == nil && !text.contains(line.text) {
+        for line in run.ledger.lines where line.replacement == nil && !text.contains(Substring(line.text)) {
             // A card deleted after the line was written may come back (someone else edited it after the delete)
             // without the line: whoever brought it back may never have seen it.
             guard let card = run.ledger.cards[line.identity], !card.deletes.contains(where: { $0.operation > line.written.operation }),
