@@ -1,0 +1,70 @@
+/// What everyone did, in the order they did it: the ground truth the final board is checked against.
+///
+/// Operations run one at a time, so an operation's number is also its place in real time. A card is known by the
+/// identity the harness gave it (`hid: c2-17`, the clone and operation that added it), never by its slug, which two
+/// clones may both use for different cards.
+struct ConvergeLedger: Sendable {
+    /// Something a clone did to a card, at an operation.
+    struct Event: Sendable {
+        var operation: Int
+        var clone: Int
+    }
+
+    /// One card's story.
+    struct CardRecord: Sendable {
+        var identity: String
+        var title: String
+        var created: Event
+        var deletes: [Event] = []
+        /// Moves, reorders, titles, labels, body edits, archives and unarchives.
+        var edits: [Event] = []
+
+        /// The last delete, if the card was ever deleted.
+        var lastDelete: Event? { deletes.last }
+
+        /// Whether the card was deleted and nobody else touched it afterwards: it must stay deleted.
+        var mustBeGone: Bool {
+            guard let delete = lastDelete else { return false }
+            return !edits.contains { $0.operation > delete.operation && $0.clone != delete.clone }
+        }
+
+        /// Whether the card must be on the final board: it was never deleted.
+        var mustExist: Bool { deletes.isEmpty }
+    }
+
+    /// A body line someone wrote. Every line's text is unique (`L2-17`), so it can be looked for anywhere.
+    struct LineRecord: Sendable {
+        var text: String
+        /// The card it was written into.
+        var identity: String
+        var written: Event
+        /// The line that replaced it, written by someone who saw it: it may then be gone.
+        var replacement: String?
+    }
+
+    private(set) var cards: [String: CardRecord] = [:]
+    /// In the order they were written.
+    private(set) var lines: [LineRecord] = []
+    private var lineIndex: [String: Int] = [:]
+
+    mutating func noteCreated(_ identity: String, title: String, at event: Event) {
+        cards[identity] = CardRecord(identity: identity, title: title, created: event)
+    }
+
+    mutating func noteEdited(_ identity: String, at event: Event) {
+        cards[identity]?.edits.append(event)
+    }
+
+    mutating func noteDeleted(_ identity: String, at event: Event) {
+        cards[identity]?.deletes.append(event)
+    }
+
+    mutating func noteLine(_ text: String, in identity: String, at event: Event, replacing old: String? = nil) {
+        lineIndex[text] = lines.count
+        lines.append(LineRecord(text: text, identity: identity, written: event))
+        if let old, let index = lineIndex[old] { lines[index].replacement = text }
+    }
+
+    /// Whether `text` is a line the harness wrote (`L2-17`, `Li-3`).
+    func isWrittenLine(_ text: String) -> Bool { lineIndex[text] != nil }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// A scripted run: a few steps on two clones that each show one way the promise can break, judged by the same final
+/// rounds and checks as a random run (`kanban-harness converge --scenario NAME`, or `all`).
+///
+/// Every scenario starts from the creator's board: `i-1` and `i-5` in Doing, `i-2` in Review, `i-3` in Done, `i-4` in
+/// To Do, each with one body line (`Li-<n>`).
+struct ConvergeScenario: Sendable {
+    enum Step: Sendable {
+        case act(Int, ConvergeAction)
+        /// A sync; with a plain git method, pending changes are committed with `git commit`.
+        case sync(Int, ConvergeSyncMethod)
+        /// Waits, so that the next step's times (whole seconds) differ from the last one's: whether a changed card
+        /// keeps its `modified` line decides whether git sees a move as a rename.
+        case pause(Double)
+        /// Waits for the start of the next second, so that the next few steps share their times.
+        case startOfSecond
+    }
+
+    var name: String
+    /// What the clones do, and what should happen.
+    var summary: String
+    var cloneCount = 2
+    var steps: [Step]
+
+    static let all: [ConvergeScenario] = [
+        ConvergeScenario(name: "delete-vs-move", summary: "c0 deletes a card, c1 moves it; both sync",
+                         steps: [.act(0, .delete("i-4")), .act(1, .move("i-4", to: "done")), .sync(0, .kanban), .sync(1, .kanban)]),
+        ConvergeScenario(name: "delete-vs-edit", summary: "c0 deletes a card, c1 then appends to its body; both sync",
+                         steps: [.act(0, .delete("i-4")), .act(1, .append("i-4")), .sync(0, .kanban), .sync(1, .kanban)]),
+        ConvergeScenario(name: "edit-then-delete", summary: "c0 appends to a card's body, c1 then deletes it and syncs; c0 syncs (the card must stay deleted)",
+                         steps: [.act(0, .append("i-4")), .act(1, .delete("i-4")), .sync(1, .kanban), .sync(0, .kanban)]),
+        ConvergeScenario(name: "archive-vs-delete", summary: "c0 archives a card, c1 deletes it; both sync",
+                         steps: [.act(0, .archive("i-4")), .act(1, .delete("i-4")), .sync(0, .kanban), .sync(1, .kanban)]),
+        ConvergeScenario(name: "append-both", summary: "c0 and c1 each append a line at the end of one card's body; both sync (both lines must survive)",
+                         steps: [.act(0, .append("i-4")), .act(1, .append("i-4")), .sync(0, .kanban), .sync(1, .kanban)]),
+        ConvergeScenario(name: "replace-both", summary: "c0 and c1 each replace the same body line of one card; both sync (both new lines must survive)",
+                         steps: [.act(0, .replace("i-4", line: 0)), .act(1, .replace("i-4", line: 0)), .sync(0, .kanban), .sync(1, .kanban)]),
+        ConvergeScenario(name: "same-title", summary: "c0 and c1 each add a card titled \"Shared task 1\" (so the same slug), a second apart; both sync (two cards must survive)",
+                         steps: [.act(0, .add(title: "Shared task 1", column: "todo")), .pause(1.1), .act(1, .add(title: "Shared task 1", column: "todo")),
+                                 .sync(0, .kanban), .sync(1, .kanban)]),
+        ConvergeScenario(name: "same-title-same-second", summary: "c0 and c1 each add a card titled \"Shared task 1\" with the same body within one second; both sync (two cards must survive)",
+                         steps: [.startOfSecond, .act(0, .add(title: "Shared task 1", column: "todo", body: ["Same words"])),
+                                 .act(1, .add(title: "Shared task 1", column: "todo", body: ["Same words"])), .sync(0, .kanban), .sync(1, .kanban)]),
+        ConvergeScenario(name: "same-title-other-column", summary: "c0 adds a card titled \"Shared task 1\" to To Do, c1 one with the same title to Doing; both sync (two cards must survive)",
+                         steps: [.act(0, .add(title: "Shared task 1", column: "todo")), .act(1, .add(title: "Shared task 1", column: "doing")),
+                                 .sync(0, .kanban), .sync(1, .kanban)]),
+        ConvergeScenario(name: "emptied-column", summary: "c0 moves both cards of Doing to Done, c1 adds a card to Doing; both sync",
+                         steps: [.act(0, .move("i-1", to: "done")), .act(0, .move("i-5", to: "done")),
+                                 .act(1, .add(title: "New in Doing", column: "doing")), .sync(0, .kanban), .sync(1, .kanban)]),
+        ConvergeScenario(name: "emptied-column-split", summary: "c0 moves one card of Doing to Done and the other to To Do, c1 adds a card to Doing; both sync",
+                         steps: [.act(0, .move("i-1", to: "done")), .act(0, .move("i-5", to: "todo")),
+                                 .act(1, .add(title: "New in Doing", column: "doing")), .sync(0, .kanban), .sync(1, .kanban)]),
+        ConvergeScenario(name: "move-vs-move-git-merge", summary: "c0 and c1 move one card to different columns; c0 syncs with kanban sync, c1 with git pull --no-rebase",
+                         steps: [.pause(1.1), .act(0, .move("i-4", to: "doing")), .act(1, .move("i-4", to: "done")), .sync(0, .kanban), .sync(1, .pullMerge)]),
+        ConvergeScenario(name: "archive-vs-move-git-merge", summary: "c0 archives a card, c1 moves it; c0 syncs with kanban sync, c1 with git pull --no-rebase",
+                         steps: [.pause(1.1), .act(0, .archive("i-4")), .act(1, .move("i-4", to: "done")), .sync(0, .kanban), .sync(1, .pullMerge)]),
+    ]
+
+    static func named(_ name: String) -> ConvergeScenario? {
+        all.first { $0.name == name }
+    }
+
+    /// `  delete-vs-move         c0 deletes a card, ...`, one line per scenario.
+    static var list: String {
+        let width = (all.map(\.name.count).max() ?? 0) + 2
+        return all.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n")
+    }
+}
+
+extension ConvergeRun {
+    /// Runs the scenario's steps in order; step numbers play the part of operation numbers.
+    func play(_ scenario: ConvergeScenario) throws {
+        for (index, step) in scenario.steps.enumerated() {
+            let number = index + 1
+            switch step {
+            case .act(let clone, let action):
+                try perform(action, number: number, on: clones[clone], board: ConvergeBoardFiles(reading: clones[clone].directory))
+            case .sync(let clone, let method):
+                // A person who pulls with git commits with git too.
+                workSyncs.append(try sync(clones[clone], method: method, operation: number, round: nil, committingWithKanban: false))
+            case .pause(let seconds):
+                Thread.sleep(forTimeInterval: seconds)
+            case .startOfSecond:
+                let now = Date().timeIntervalSince1970
+                Thread.sleep(forTimeInterval: now.rounded(.up) - now + 0.01)
+            }
+        }
+    }
+}
