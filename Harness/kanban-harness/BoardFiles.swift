@@ -119,39 +119,21 @@ struct BoardFiles: Equatable, Sendable {
         return value
     }
 
-    /// The column ids `board.md` declares (the `- id:` entries of its `columns:` list).
-    var declaredColumns: Set<String> {
-        guard let board = files["board.md"] else { return [] }
-        var result: Set<String> = []
-        var inColumns = false
-        for line in BoardFiles.frontmatterLines(of: board) {
-            if !line.hasPrefix(" ") && !line.hasPrefix("-") { inColumns = line.hasPrefix("columns:") }
-            guard inColumns else { continue }
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("- id:") || trimmed.hasPrefix("id:") {
-                let id = trimmed.drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespaces)
-                result.insert(id.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")))
-            }
-        }
-        return result
-    }
-
     // MARK: Comparing
 
     /// The tree with what depends on the clock taken out: the values of `created:` and `modified:` lines become
-    /// `*`, and an archived card's date prefix (`archive/2026-11-22-x.md`) becomes `*` too. Empty directories
-    /// that kanban makes on demand and git cannot hold (`archive`, `cards`, a declared column's) are left out;
-    /// any other empty directory stays, since a person sees it (an undeclared column).
+    /// `*`, and an archived card's date prefix (`archive/2026-11-22-x.md`) becomes `*` too. Empty directories under
+    /// the board's own ones are left out: git cannot hold them, kanban makes them on demand, and an empty directory
+    /// of an undeclared column is no column to kanban (it shows and reports none). Any other stays.
     func normalized() -> BoardFiles {
         var result = BoardFiles()
         for (path, bytes) in files {
             result.files[BoardFiles.normalizedPath(path)] = BoardFiles.isCardPath(path) ? BoardFiles.normalizedCard(bytes) : bytes
         }
-        let declared = declaredColumns
         let parents = Set(files.keys.flatMap(BoardFiles.ancestors) + directories.flatMap(BoardFiles.ancestors))
         for directory in directories where !parents.contains(directory) {
             let parts = directory.split(separator: "/")
-            let madeOnDemand = directory == "archive" || directory == "cards" || (parts.count == 2 && parts[0] == "cards" && declared.contains(String(parts[1])))
+            let madeOnDemand = directory == "archive" || directory == "cards" || (parts.count == 2 && parts[0] == "cards")
             if !madeOnDemand { result.directories.insert(directory) }
         }
         return result

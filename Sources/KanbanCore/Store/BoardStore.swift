@@ -375,6 +375,10 @@ public final class BoardStore: Sendable {
                 continue
             }
         }
+        // An empty directory is nothing (git keeps none): a column board.md does not declare counts only once it
+        // holds something. (A `column remove` stopped after its change leaves its empty directory.)
+        let declared = Set((try? readBoardFile(in: root).board.columns.map(\.id)) ?? [])
+        directories.removeAll { !declared.contains($0) && ((try? root.openDirectory("cards/" + $0))??.isEmpty ?? false) }
         directories.sort { $0.utf8Precedes($1) }
         return (directories, diagnostics)
     }

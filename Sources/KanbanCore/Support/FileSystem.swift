@@ -323,6 +323,23 @@ extension FileSystem {
             _ = fsync(descriptor)
         }
 
+        /// Whether the directory has no entries but `.` and `..` (read no further than the first).
+        var isEmpty: Bool {
+            let copy = retrying { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
+            guard copy >= 0, let stream = fdopendir(copy) else {
+                if copy >= 0 { close(copy) }
+                return false
+            }
+            defer { closedir(stream) }
+            rewinddir(stream)
+            while let entry = readdir(stream) {
+                let bytes = UnsafeRawPointer(entry.name).assumingMemoryBound(to: UInt8.self)
+                if bytes[0] == 0x2E && (bytes[1] == 0 || (bytes[1] == 0x2E && bytes[2] == 0)) { continue }
+                return false
+            }
+            return true
+        }
+
         /// The entries except `.` and `..`, in `readdir` order.
         func entries() throws(KanbanError) -> [Entry] {
             var result: [Entry] = []

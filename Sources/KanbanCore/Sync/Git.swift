@@ -100,20 +100,23 @@ struct Git: Sendable {
         return output
     }
 
-    /// Runs a command that writes the index, trying again while another process holds `index.lock` (never removing
-    /// the lock: the other process may be a person's git in the middle of something).
+    /// Runs a command that writes the index, trying again while another process holds one of git's lock files
+    /// (`index.lock`, a branch's `.lock`). A lock a live process holds is never removed: it may be a person's git in
+    /// the middle of something. A lock no process has open and that has not changed for two seconds was left by a
+    /// git that was killed, and is removed (see ``isStale(_:)``), so that nobody has to clean it by hand.
     /// - Throws: ``SyncError/Code/indexLocked`` when the lock stays held through every retry.
     func runTakingIndexLock(_ arguments: [String], literalPaths: Bool = false) throws(SyncError) -> Output {
         var attempt = 0
-        var removedStale = false
+        var removedStale: Set<String> = []
         while true {
             let output = try run(arguments, literalPaths: literalPaths)
             guard !output.succeeded, let lock = Self.lockedIndex(in: output) else { return output }
             attempt += 1
-            if !removedStale, Self.isStale(lock) {
-                // A git that was killed left its lock: no process has it open, and it has not changed for a while.
+            if !removedStale.contains(lock), Self.isStale(lock) {
+                // A git that was killed left its lock (a killed commit leaves the index's and the branch's): no
+                // process has it open, and it has not changed for a while.
                 if unlink(lock) == 0 || errno == ENOENT {
-                    removedStale = true
+                    removedStale.insert(lock)
                     continue
                 }
             }
