@@ -417,10 +417,11 @@ struct WatchEngine: Sendable {
             result.kind = .unarchived
             result.to = to
         default:
+            // Slugs, as documented; an archived card renamed to another date keeps its slug, and `previousPath`
+            // and `path` tell the two files apart.
             result.kind = .renamed
-            let sameSlug = old.file.slug == new.file.slug
-            result.from = sameSlug ? BoardIndex.split(old.path).name : old.file.slug
-            result.to = sameSlug ? BoardIndex.split(new.path).name : new.file.slug
+            result.from = old.file.slug
+            result.to = new.file.slug
         }
         var events = [result]
         if case .invalid(let error, _) = new.content { events.append(invalidEvent(new, error: error, time: time)) }

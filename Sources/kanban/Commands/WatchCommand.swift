@@ -33,8 +33,10 @@ enum WatchCommand: KanbanCommand {
               12:00:07 modified  fix-login-bug  title, labels
 
             With --json each event is one JSON object on one line, flushed at once: {"event", "slug", "title", \
-            "column", "from", "to", "path", "changes", "message", "line", "time"}, leaving out what does not apply. "from" and "to" are columns \
-            for moved, archived and unarchived, and slugs for renamed; "time" is UTC with milliseconds.
+            "column", "from", "to", "path", "previousPath", "changes", "message", "line", "time"}, leaving out what \
+            does not apply. "from" and "to" are columns for moved, archived and unarchived, and slugs for renamed \
+            (the same slug when an archived card's file changes its date: "previousPath" and "path" tell them \
+            apart); "time" is UTC with milliseconds.
 
             Changes are seen through inotify on Linux; when inotify is out of watches or instances the watcher \
             says so on standard error and carries on by polling. --poll polls from the start, every SECONDS \
@@ -47,7 +49,10 @@ enum WatchCommand: KanbanCommand {
             standard error; the watcher carries on. On start, a line on standard error says the watcher is ready \
             (--quiet leaves it out).
 
-            With --commit (or KANBAN_COMMIT=1, or 'autocommit: true' in board.md) the changes are committed once             the board has been quiet for 2 s: one commit per burst, with a message listing the card changes.             --sync SECONDS also pulls and pushes every SECONDS while nothing is waiting to be committed; what a             pull brings in is reported as events but never committed again.
+            With --commit (or KANBAN_COMMIT=1, or 'autocommit: true' in board.md) the changes are committed once \
+            the board has been quiet for 2 s: one commit per burst, with a message listing the card changes. \
+            --sync SECONDS also pulls and pushes every SECONDS while nothing is waiting to be committed; what a \
+            pull brings in is reported as events but never committed again.
 
             Examples:
               kanban watch
@@ -283,7 +288,7 @@ final class EventPrinter: Sendable {
         output.flush()
     }
 
-    /// The event as documented: `{"event", "slug", "title", "column", "from", "to", "path", "changes",
+    /// The event as documented: `{"event", "slug", "title", "column", "from", "to", "path", "previousPath", "changes",
     /// "message", "line", "time"}`, leaving out what does not apply.
     func json(_ event: WatchEvent) -> JSON {
         var members: [String: JSON] = ["event": .string(event.kind.rawValue), "time": .string(Self.utcTimestamp(event.time))]
@@ -293,6 +298,7 @@ final class EventPrinter: Sendable {
         if let from = event.from { members["from"] = .string(from) }
         if let to = event.to { members["to"] = .string(to) }
         if let path = event.path { members["path"] = .string(path) }
+        if let previous = event.previousPath, previous != event.path { members["previousPath"] = .string(previous) }
         if !event.changes.isEmpty || [.modified, .board].contains(event.kind) {
             members["changes"] = .array(event.changes.names.map(JSON.string))
         }
@@ -303,6 +309,7 @@ final class EventPrinter: Sendable {
 
     /// `12:00:01 moved  fix-login-bug  To Do → Done`.
     func text(_ event: WatchEvent) -> String {
+        func fileName(_ path: String) -> String { String(path.split(separator: "/").last ?? Substring(path)) }
         let board = self.board.withLock { $0 }
         func name(_ column: String?) -> String {
             guard let column else { return "?" }
@@ -319,7 +326,12 @@ final class EventPrinter: Sendable {
             detail = "\(slug)  \(name(event.from)) → \(name(event.to))"
         case .renamed:
             let place = event.path?.hasPrefix("archive/") == true ? "archive" : name(event.column)
-            detail = "\(stylist.apply(.cyan, to: event.from ?? "")) → \(slug)  \(place)"
+            if event.from == event.slug, let previous = event.previousPath, let path = event.path {
+                // Same slug, another file name (an archived card's date): name the files.
+                detail = "\(slug)  \(fileName(previous)) → \(fileName(path))  \(place)"
+            } else {
+                detail = "\(stylist.apply(.cyan, to: event.from ?? "")) → \(slug)  \(place)"
+            }
         case .deleted:
             detail = "\(slug)  \(name(event.column))  \(event.title ?? "")"
         case .archived:

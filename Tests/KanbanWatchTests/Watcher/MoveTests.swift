@@ -78,6 +78,23 @@ extension BoardWatcherTests {
         }
 
         @Test(arguments: Mechanism.allCases)
+        func anArchivedCardGivenAnotherDateIsRenamedWithItsSlug(_ mechanism: Mechanism) throws {
+            // Issue 14 #7: "from" and "to" of a renamed event are slugs, as the help says, never file names.
+            let board = try WatchedBoard()
+            try board.rename("cards/doing/ship-it.md", "archive/2026-02-01-ship-it.md")
+            try board.start(mechanism)
+            try board.rename("archive/2026-02-01-ship-it.md", "archive/2026-03-01-ship-it.md")
+            #expect(board.recorder.wait { $0.contains { $0.kind == .renamed } })
+            try board.barrier()
+            let events = board.recorder.cardEvents
+            #expect(events.summaries == ["renamed ship-it"], "\(events)")
+            #expect(events.first?.from == "ship-it")
+            #expect(events.first?.to == "ship-it")
+            #expect(events.first?.previousPath == "archive/2026-02-01-ship-it.md")
+            #expect(events.first?.path == "archive/2026-03-01-ship-it.md")
+        }
+
+        @Test(arguments: Mechanism.allCases)
         func aMoveThatAlsoEditsIsMatchedBySlug(_ mechanism: Mechanism) throws {
             let board = try WatchedBoard()
             try board.start(mechanism)

@@ -35,6 +35,22 @@ import Testing
         }
     }
 
+    @Test func aRenamedArchiveFileGivesSlugsAndBothPaths() throws {
+        try withTemporaryBoard(.sample) { board throws in
+            let watch = try WatchProcess(["watch", "--json"], board: board)
+            try watch.waitUntilReady()
+            let old = board.path + "/archive/2026-10-22-pick-the-launch-date.md"
+            #expect(rename(old, board.path + "/archive/2026-11-01-pick-the-launch-date.md") == 0)
+            let line = try #require(watch.waitForLine { $0.contains("\"renamed\"") }, "no renamed event: \(watch)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["from"] as? String == "pick-the-launch-date")
+            #expect(object["to"] as? String == "pick-the-launch-date")
+            #expect(object["previousPath"] as? String == "archive/2026-10-22-pick-the-launch-date.md")
+            #expect(object["path"] as? String == "archive/2026-11-01-pick-the-launch-date.md")
+            #expect(try watch.stop(SIGTERM) == 0, "\(watch)")
+        }
+    }
+
     @Test func printsTextLinesAndExitsZeroOnSIGINT() throws {
         try withTemporaryBoard(.sample) { board throws in
             let watch = try WatchProcess(["watch"], board: board)
