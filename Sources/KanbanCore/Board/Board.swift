@@ -100,6 +100,17 @@ public struct Label: Sendable, Hashable, Codable {
         }
     }
 
+    /// The colours a label gets when none is given: SimpleKanban drops a label without a colour (and removes it
+    /// from `board.md` when it next saves the board), so every label kanban writes has one.
+    public static let palette = ["#e74c3c", "#3498db", "#2ecc71", "#f39c12", "#9b59b6", "#1abc9c", "#e91e63", "#34495e", "#e67e22", "#7f8c8d"]
+
+    /// The first colour of ``palette`` that none of `labels` uses (or, when all are taken, the one the count
+    /// points at): the same on every machine for the same board.
+    public static func defaultColor(besides labels: [Label]) -> String {
+        let used = Set(labels.compactMap { $0.color?.lowercased() })
+        return palette.first { !used.contains($0) } ?? palette[labels.count % palette.count]
+    }
+
     /// Whether `color` is a `#rgb` or `#rrggbb` hex colour.
     public static func isValidColor(_ color: String) -> Bool {
         let bytes = Array(color.utf8)

@@ -8,7 +8,7 @@ package struct BoardFile: Sendable {
     /// Parses `board.md`. Errors carry `board.md:line:column`.
     package init(bytes: [UInt8]) throws(KanbanError) {
         do {
-            document = try FrontmatterDocument(bytes: bytes)
+            document = try FrontmatterDocument(bytes: bytes, dialect: .board)
         } catch {
             throw KanbanError(.invalidBoard, error.message, at: SourceLocation(path: Self.path, line: error.line, column: error.column))
         }
@@ -22,11 +22,24 @@ package struct BoardFile: Sendable {
         if !board.labels.isEmpty {
             entries.append(YAMLMapEntry(key: "labels", value: Self.value(of: board.labels, keeping: nil)))
         }
-        document = FrontmatterDocument(entries: entries + board.fields, body: board.body)
+        document = FrontmatterDocument(entries: entries + board.fields, body: board.body, dialect: .board)
         self.board = board
     }
 
     func bytes() -> [UInt8] { document.bytes() }
+
+    /// The 1-based line declaring the item of the list `key` (`columns` or `labels`) whose `id` is `id`, for
+    /// diagnostics; nil when it cannot be found.
+    func line(ofItem id: String, in key: String) -> Int? {
+        guard let start = document.location(ofKey: key)?.line else { return nil }
+        let lines = String(decoding: document.bytes(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        for index in max(0, start - 1)..<lines.count {
+            var content = lines[index].trimmingCharacters(in: .whitespacesAndNewlines)[...]
+            if content.hasPrefix("- ") { content = content.dropFirst(2).drop { $0 == " " } }
+            if content == "id: \(id)" || content == "id: \"\(id)\"" || content == "id: '\(id)'" { return index + 1 }
+        }
+        return nil
+    }
 
     mutating func setColumns(_ columns: [Column]) {
         document.setValue(Self.value(of: columns, keeping: document.value(forKey: "columns")), forKey: "columns")
@@ -104,10 +117,10 @@ package struct BoardFile: Sendable {
         let oldItems = old?.list ?? []
         return .list(columns.map { column in
             var entries = oldItems.first { $0["id"]?.string == column.id }?.map ?? []
-            set(&entries, "id", .string(column.id))
-            set(&entries, "name", .string(column.name))
+            set(&entries, "id", column.id)
+            set(&entries, "name", column.name)
             if column.isCollapsed {
-                set(&entries, "collapsed", .unquoted("true"))
+                set(&entries, "collapsed", "true", asIs: true)
             } else {
                 entries.removeAll { $0.key == "collapsed" }
             }
@@ -119,10 +132,10 @@ package struct BoardFile: Sendable {
         let oldItems = old?.list ?? []
         return .list(labels.map { label in
             var entries = oldItems.first { $0["id"]?.string == label.id }?.map ?? []
-            set(&entries, "id", .string(label.id))
-            set(&entries, "name", .string(label.name))
+            set(&entries, "id", label.id)
+            set(&entries, "name", label.name)
             if let color = label.color {
-                set(&entries, "color", .scalar(YAMLScalar(color, style: .doubleQuoted)))
+                set(&entries, "color", color)
             } else {
                 entries.removeAll { $0.key == "color" }
             }
@@ -130,11 +143,19 @@ package struct BoardFile: Sendable {
         })
     }
 
-    private static func set(_ entries: inout [YAMLMapEntry], _ key: String, _ value: YAMLValue) {
-        if let index = entries.firstIndex(where: { $0.key == key }) {
-            if entries[index].value.string != value.string { entries[index].value = value }
+    /// Sets `key` of a column's or label's map to `text`, leaving an entry that already says it untouched, and
+    /// writing a new value so that SimpleKanban reads it back: the item's first key (on the `- ` line) as it is,
+    /// the others plain or quoted as ``AppDialect/text(for:rule:)`` decides.
+    /// - Parameter asIs: Write `text` plain whatever YAML makes of it (`collapsed: true` is meant as a boolean).
+    private static func set(_ entries: inout [YAMLMapEntry], _ key: String, _ text: String, asIs: Bool = false) {
+        let index = entries.firstIndex(where: { $0.key == key }) ?? entries.count
+        if index < entries.count, entries[index].value.string == text { return }
+        var scalar = YAMLScalar(text)
+        scalar.writtenAs = asIs ? text : AppDialect.text(for: text, rule: index == 0 ? .verbatim : .boardItemValue)
+        if index < entries.count {
+            entries[index].value = .scalar(scalar)
         } else {
-            entries.append(YAMLMapEntry(key: key, value: value))
+            entries.append(YAMLMapEntry(key: key, value: .scalar(scalar)))
         }
     }
 }

@@ -49,6 +49,11 @@ public struct Diagnostic: Sendable, Hashable {
         case interruptedChange = "interrupted-change"
         /// Two slugs that differ only in case or Unicode normalisation, which a case-insensitive disk cannot hold.
         case slugCaseCollision = "slug-case-collision"
+        /// A value SimpleKanban owns that the app (and kanban) read one way and a YAML reader another
+        /// (`title: Fix bug #123`), or that the app cannot read at all (a value over several lines).
+        case readsDifferently = "reads-differently"
+        /// A label in `board.md` without a `color`, which SimpleKanban drops (and removes when it saves the board).
+        case labelWithoutColor = "label-without-color"
     }
 
     /// How serious the problem is.

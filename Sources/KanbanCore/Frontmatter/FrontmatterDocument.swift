@@ -43,11 +43,15 @@ package struct FrontmatterDocument: Sendable {
         var prefersFinalNewline: Bool
         /// Whether a new body should be separated from the frontmatter by a blank line.
         var prefersBlankLine: Bool
+        /// The values the dialect owns that other readers may read otherwise, as parsed.
+        var appReadings: [AppDialect.Reading] = []
     }
 
     private var storage: [UInt8]
     private var structure: Structure
     private var records: [EntryRecord]
+    /// Whose keys are read and written the way SimpleKanban does (see `AppDialect`).
+    let dialect: AppDialect.Kind
 
     /// The top-level keys and values of the frontmatter, in file order.
     private(set) var entries: [YAMLMapEntry]
@@ -60,12 +64,13 @@ package struct FrontmatterDocument: Sendable {
     /// - Throws: `FrontmatterError` for invalid UTF-8 (at the first bad byte), frontmatter opened
     ///   by `---` but never closed, and YAML that is malformed or outside the subset `YAMLParser`
     ///   documents. Never traps, whatever the bytes.
-    init(bytes: [UInt8]) throws(FrontmatterError) {
+    init(bytes: [UInt8], dialect: AppDialect.Kind = .yaml) throws(FrontmatterError) {
         let parsed = try bytes.withUnsafeBufferPointer {
             (buffer) throws(FrontmatterError) -> (Structure, [YAMLMapEntry], [EntryRecord]) in
-            try Self.parse(buffer)
+            try Self.parse(buffer, dialect: dialect)
         }
         storage = bytes
+        self.dialect = dialect
         (structure, entries, records) = parsed
     }
 
@@ -76,7 +81,8 @@ package struct FrontmatterDocument: Sendable {
     /// non-plain style on a scalar is honoured); lists of scalars as `[a, b]`; other lists and
     /// maps as indented blocks; an empty body ends the file right after the closing `---`.
     /// A repeated key keeps its first value.
-    init(entries: [YAMLMapEntry], body: String) {
+    init(entries: [YAMLMapEntry], body: String, dialect: AppDialect.Kind = .yaml) {
+        self.dialect = dialect
         storage = Array("---\n---\n".utf8)
         structure = Structure(
             hasFrontmatter: true, hasBOM: false, usesCRLF: false, closingLineStart: 4, closingLineNumber: 2,
@@ -102,6 +108,10 @@ package struct FrontmatterDocument: Sendable {
 
     /// Whether the file starts with a UTF-8 byte order mark.
     var hasBOM: Bool { structure.hasBOM }
+
+    /// The values SimpleKanban owns (in this document's dialect) whose text another reader may read otherwise, as
+    /// the file was parsed; ``AppDialect/disagreement(_:)`` says whether and how they differ.
+    var appReadings: [AppDialect.Reading] { structure.appReadings }
 
     /// The value of a top-level key, or `nil` when the frontmatter has no such key.
     func value(forKey key: String) -> YAMLValue? {
@@ -173,6 +183,13 @@ package struct FrontmatterDocument: Sendable {
     /// `---` and a blank line before the old content, which is kept byte for byte as the body).
     mutating func setValue(_ value: YAMLValue, forKey key: String) {
         if !structure.hasFrontmatter { insertFrontmatter() }
+        var value = value
+        // A value SimpleKanban owns is written so that the app reads it back (and YAML too, where it can).
+        if case .scalar(var scalar) = value, scalar.writtenAs == nil,
+           let rule = AppDialect.rule(for: key, path: [], isFirstInItem: false, in: dialect), rule != .cardLabels {
+            scalar.writtenAs = AppDialect.text(for: scalar.value, rule: rule)
+            value = .scalar(scalar)
+        }
         if let index = entries.firstIndex(where: { $0.key == key }) {
             let record = records[index]
             let (output, written, valueStart) = renderEntry(key: key, value: value, replacing: record)
@@ -256,7 +273,9 @@ package struct FrontmatterDocument: Sendable {
         if let record, let original = originalEntry(at: record) {
             writer.append(storage[record.start..<original.colonEnd])
             let gap = original.inlineValueStart.map { Array(storage[original.colonEnd..<$0]) } ?? [UInt8(ascii: " ")]
-            let comment = original.commentStart.map { Array(storage[$0..<original.keyLineEnd]) } ?? []
+            // SimpleKanban would read a comment after a value it owns as part of the value.
+            let isAppText = if case .scalar(let scalar) = value { scalar.writtenAs != nil } else { false }
+            let comment = isAppText ? [] : original.commentStart.map { Array(storage[$0..<original.keyLineEnd]) } ?? []
             result = writer.writeEntryValue(
                 value, original: YAMLOriginal(value: original.value, layout: original.layout),
                 indent: structure.topLevelIndent, gap: gap, comment: comment)
@@ -276,7 +295,7 @@ package struct FrontmatterDocument: Sendable {
             do {
                 var parser = try YAMLParser(
                     text: buffer, start: record.start, end: record.end, firstLineNumber: record.line,
-                    recordsLayout: true)
+                    recordsLayout: true, dialect: dialect)
                 return try parser.parseSingleEntry(indent: structure.topLevelIndent)
             } catch {
                 return nil
@@ -336,7 +355,7 @@ package struct FrontmatterDocument: Sendable {
     }
 
     private static func parse(
-        _ buffer: UnsafeBufferPointer<UInt8>
+        _ buffer: UnsafeBufferPointer<UInt8>, dialect: AppDialect.Kind
     ) throws(FrontmatterError) -> (Structure, [YAMLMapEntry], [EntryRecord]) {
         let count = buffer.count
         let hasBOM = count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF
@@ -420,7 +439,7 @@ package struct FrontmatterDocument: Sendable {
             bodyStart = headEnd + 2
         }
 
-        var parser = try YAMLParser(text: buffer, start: openingEnd, end: closing.start, firstLineNumber: 2)
+        var parser = try YAMLParser(text: buffer, start: openingEnd, end: closing.start, firstLineNumber: 2, dialect: dialect)
         let (parsedEntries, indent) = try parser.parseTopLevel()
         let lines = parser.lines
         var entries: [YAMLMapEntry] = []
@@ -439,7 +458,7 @@ package struct FrontmatterDocument: Sendable {
             hasFrontmatter: true, hasBOM: hasBOM, usesCRLF: usesCRLF, topLevelIndent: indent,
             closingLineStart: closing.start, closingLineNumber: lineNumber, headEnd: headEnd, bodyStart: bodyStart,
             prefersFinalNewline: bodyStart < count && buffer[count - 1] == UInt8(ascii: "\n"),
-            prefersBlankLine: bodyStart > headEnd || bodyStart == count)
+            prefersBlankLine: bodyStart > headEnd || bodyStart == count, appReadings: parser.appReadings)
         return (structure, entries, records)
     }
 

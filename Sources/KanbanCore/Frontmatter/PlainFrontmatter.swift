@@ -149,6 +149,13 @@ enum PlainFrontmatter {
         }
         let last = buffer[range.upperBound - 1]
         guard last != space, last != UInt8(ascii: ":") else { return false }
+        // SimpleKanban trims Unicode white space (a no-break space, say) from its values, YAML does not: such a
+        // value is left to the full reader, which knows whose value it is.
+        if buffer[range.lowerBound] >= 0x80 || last >= 0x80 {
+            let text = string(buffer, range)
+            if let first = text.unicodeScalars.first, first.properties.isWhitespace { return false }
+            if let final = text.unicodeScalars.last, final.properties.isWhitespace { return false }
+        }
         var previous: UInt8 = 0
         for index in range {
             let byte = buffer[index]

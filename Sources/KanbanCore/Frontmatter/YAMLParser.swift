@@ -103,6 +103,18 @@ struct YAMLParser {
     private let recordsLayout: Bool
     private var lineIndex = 0
     private var depth = 0
+    /// Whose values are read the way SimpleKanban reads them (see `AppDialect`).
+    private let dialect: AppDialect.Kind
+    /// The keys of the maps around the entry being parsed, outermost first.
+    private var path: [String] = []
+    /// With a dialect: the first control character of each line that has one, by line index. They are allowed in a
+    /// value SimpleKanban owns (the app reads the line as it is) and refused anywhere else once parsing is done.
+    private var controlCharacters: [Int: Int] = [:]
+    /// The lines whose whole value was read the app's way.
+    private var verbatimLines: Set<Int> = []
+    /// The values SimpleKanban owns whose text another reader may read otherwise (see
+    /// `AppDialect.mayReadDifferently`), for `kanban doctor` to look at more closely.
+    private(set) var appReadings: [AppDialect.Reading] = []
 
     /// Splits `text[start..<end]` into lines, rejecting control characters.
     ///
@@ -114,11 +126,12 @@ struct YAMLParser {
     ///   - recordsLayout: Whether to record `YAMLLayout`s (for the editor) or skip that work.
     init(
         text: UnsafeBufferPointer<UInt8>, start: Int, end: Int, firstLineNumber: Int,
-        recordsLayout: Bool = false
+        recordsLayout: Bool = false, dialect: AppDialect.Kind = .yaml
     ) throws(FrontmatterError) {
         self.text = text
         self.firstLineNumber = firstLineNumber
         self.recordsLayout = recordsLayout
+        self.dialect = dialect
         var lines: [Line] = []
         lines.reserveCapacity(16)
         var offset = start
@@ -144,9 +157,12 @@ struct YAMLParser {
                         next = index + 2
                         break
                     }
-                    throw FrontmatterError(
-                        line: firstLineNumber + lines.count, column: index - lineStart + 1,
-                        message: "control character \(Self.codePointName(UInt32(byte))) is not allowed in frontmatter")
+                    guard dialect != .yaml else {
+                        throw FrontmatterError(
+                            line: firstLineNumber + lines.count, column: index - lineStart + 1,
+                            message: "control character \(Self.codePointName(UInt32(byte))) is not allowed in frontmatter")
+                    }
+                    if controlCharacters[lines.count] == nil { controlCharacters[lines.count] = index }
                 }
                 index += 1
             }
@@ -174,7 +190,16 @@ struct YAMLParser {
             let message = isListItem(line) ? "expected 'key: value', found a list item" : "unexpected indentation"
             throw error(message, at: line.contentStart, lineIndex: index)
         }
+        try refuseControlCharacters()
         return (entries, indent)
+    }
+
+    /// Throws for the first control character outside the values read the app's way.
+    private func refuseControlCharacters() throws(FrontmatterError) {
+        guard let (index, offset) = controlCharacters.filter({ !verbatimLines.contains($0.key) }).min(by: { $0.key < $1.key }) else { return }
+        throw FrontmatterError(
+            line: firstLineNumber + index, column: offset - lines[index].start + 1,
+            message: "control character \(Self.codePointName(UInt32(text[offset]))) is not allowed in frontmatter")
     }
 
     /// Parses the text as exactly one top-level entry at `indent` (the editor's view of one key).
@@ -183,7 +208,9 @@ struct YAMLParser {
             throw FrontmatterError(line: firstLineNumber, column: 1, message: "expected 'key: value'")
         }
         lineIndex = first
-        return try parseMapEntry(indent: indent, keyAt: lines[first].contentStart)
+        let entry = try parseMapEntry(indent: indent, keyAt: lines[first].contentStart)
+        try refuseControlCharacters()
+        return entry
     }
 
     // MARK: - Block structure
@@ -325,6 +352,28 @@ struct YAMLParser {
         let colonEnd = colon + 1
         var valueStart = colonEnd
         while valueStart < line.end, text[valueStart] == .space || text[valueStart] == .tab { valueStart += 1 }
+        // A value SimpleKanban owns, alone on its key's line: read as the app reads it, the whole rest of the line.
+        if dialect != .yaml,
+           let rule = AppDialect.rule(for: key, path: path, isFirstInItem: isListItem(line) && position > line.contentStart, in: dialect) {
+            let written = valueStart < line.end ? string(valueStart, line.end) : ""
+            let continues = try continuesBelow(keyLine, indent: indent)
+            let value = written.isEmpty || continues ? nil : AppDialect.value(Substring(written), rule: rule)
+            if AppDialect.mayReadDifferently(written, continues: continues, read: value) {
+                appReadings.append(AppDialect.Reading(
+                    key: key, path: path, line: firstLineNumber + keyLine, column: valueStart - line.start + 1,
+                    written: AppDialect.trimmed(written[...]), value: value, rule: rule))
+            }
+            if let value {
+                lineIndex = keyLine + 1
+                verbatimLines.insert(keyLine)
+                return Entry(
+                    key: key, value: value, layout: .inline, lineIndex: keyLine, keyOffset: position, colonEnd: colonEnd,
+                    inlineValueStart: valueStart, commentStart: nil, keyLineEnd: line.end, valueOffset: valueStart,
+                    valueLineIndex: keyLine, end: line.next)
+            }
+        }
+        path.append(key)
+        defer { path.removeLast() }
         let node = try parseNode(at: valueStart, parentIndent: indent, context: .mapValue, indicatorEnd: colonEnd)
         let isInline = valueStart < line.end && text[valueStart] != .hash
         return Entry(
@@ -332,6 +381,12 @@ struct YAMLParser {
             colonEnd: colonEnd, inlineValueStart: isInline ? valueStart : nil, commentStart: node.commentStart,
             keyLineEnd: line.end, valueOffset: node.valueOffset, valueLineIndex: node.valueLineIndex,
             end: lines[lineIndex - 1].next)
+    }
+
+    /// Whether lines indented more than `indent` follow line `index`: a value continued or nested below its key.
+    private func continuesBelow(_ index: Int, indent: Int) throws(FrontmatterError) -> Bool {
+        guard let next = try nextStructuralLine(from: index + 1) else { return false }
+        return lines[next].indent > indent
     }
 
     /// Parses the node at `position` on the current line: after `key:` or `-` and their spaces,

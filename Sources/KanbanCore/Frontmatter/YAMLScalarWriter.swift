@@ -58,6 +58,7 @@ enum YAMLScalarWriter {
     /// one. Everything else is double-quoted. An empty plain scalar in block context is written as
     /// nothing (`key:`), which reads back as the empty string (and as null).
     static func rendering(of scalar: YAMLScalar, original: YAMLScalar?, context: Context) -> Rendering {
+        if let written = scalar.writtenAs { return .inline(written, style: .plain) }
         let text = scalar.value
         let style = scalar.style != .plain ? scalar.style : (original?.style ?? .plain)
         if text.isEmpty, context == .block, style != .singleQuoted, style != .doubleQuoted {
@@ -142,6 +143,44 @@ enum YAMLScalarWriter {
         }
         if let type = implicitType(bytes) { return .typed(type) }
         return .safe
+    }
+
+    /// Whether a YAML 1.2 reader (the core schema) reads the plain scalar `value` as something other than text: null,
+    /// a boolean, an integer or a float. (YAML 1.1 has more: `yes`, `on`, dates; ``plainVerdict(_:in:)`` errs that way.)
+    static func isTypedInYAML12(_ value: String) -> Bool {
+        typeName(value) != nil
+    }
+
+    /// `null`, `boolean`, `number`, or nil for text: what a YAML 1.2 reader (the core schema) makes of the plain `value`.
+    static func typeName(_ value: String) -> String? {
+        switch value {
+        case "", "~", "null", "Null", "NULL": return "null"
+        case "true", "True", "TRUE", "false", "False", "FALSE": return "boolean"
+        case ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF": return "number"
+        default: break
+        }
+        var bytes = Array(value.utf8)[...]
+        if bytes.starts(with: Array("0o".utf8)), bytes.count > 2, bytes.dropFirst(2).allSatisfy({ $0 >= 0x30 && $0 <= 0x37 }) { return "number" }
+        if bytes.starts(with: Array("0x".utf8)), bytes.count > 2,
+           bytes.dropFirst(2).allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }) { return "number" }
+        if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        func digits(_ slice: inout ArraySlice<UInt8>) -> Int {
+            var count = 0
+            while let first = slice.first, first >= 0x30 && first <= 0x39 { slice = slice.dropFirst(); count += 1 }
+            return count
+        }
+        var mantissa = digits(&bytes)
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            mantissa += digits(&bytes)
+        }
+        guard mantissa > 0 else { return nil }
+        if let first = bytes.first, first == UInt8(ascii: "e") || first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            guard digits(&bytes) > 0 else { return nil }
+        }
+        return bytes.isEmpty ? "number" : nil
     }
 
     /// The type a YAML 1.1 or 1.2 reader may give the plain scalar `bytes`, erring towards a type.

@@ -35,6 +35,9 @@ public struct YAMLScalar: Sendable, Hashable {
     /// number, null or timestamp (`collapsed: true`); it is still quoted where plain syntax cannot
     /// hold it. A writing request only: parsing never sets it. See `YAMLValue.unquoted(_:)`.
     public var prefersUnquoted = false
+    /// The exact text to write for this scalar, when its file's dialect decides it (see `AppDialect`): a writing
+    /// request only, which parsing never sets.
+    var writtenAs: String?
 
     /// Creates a scalar.
     ///

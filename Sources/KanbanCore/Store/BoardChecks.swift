@@ -10,7 +10,28 @@ enum BoardChecks {
         }
         var firstBySlug: [String: Card] = [:]
         var firstByPosition: [String: Card] = [:]
+        var firstByCollisionKey: [String: Card] = [:]
+        var firstByFileKey: [String: Card] = [:]
         for card in snapshot.cards {
+            // Names a case-insensitive disk (macOS's, Windows') cannot tell apart: in one directory the checkout
+            // breaks there; in two, a move of one card beside the other would.
+            let slash = card.path.utf8.lastIndex(of: UInt8(ascii: "/")).map { card.path.utf8.index(after: $0) } ?? card.path.startIndex
+            let fileKey = String(card.path[..<slash]) + Slug.collisionKey(String(card.path[slash...]))
+            if let other = firstByFileKey[fileKey] {
+                diagnostics.append(Diagnostic(.error, .slugCaseCollision, at: SourceLocation(path: card.path, line: 1, column: 1),
+                                              "file name differs from \(other.path) only in case or accents; a case-insensitive disk (macOS, Windows) cannot hold both; rename one of the files"))
+            } else {
+                firstByFileKey[fileKey] = card
+            }
+            let collisionKey = Slug.collisionKey(card.slug)
+            if let other = firstByCollisionKey[collisionKey] {
+                if other.slug != card.slug, !card.isArchived, !other.isArchived, other.column != card.column {
+                    diagnostics.append(Diagnostic(.warning, .slugCaseCollision, at: SourceLocation(path: card.path, line: 1, column: 1),
+                                                  "slug '\(card.slug)' differs from \(other.path)'s only in case or accents; on a case-insensitive disk the two cannot share a column"))
+                }
+            } else {
+                firstByCollisionKey[collisionKey] = card
+            }
             if let other = firstBySlug[card.slug] {
                 let severity: Diagnostic.Severity = card.isArchived || other.isArchived ? .warning : .error
                 if !(card.isArchived && other.isArchived) {
@@ -34,6 +55,22 @@ enum BoardChecks {
             if lhs.location.path != rhs.location.path { return lhs.location.path.utf8Precedes(rhs.location.path) }
             return (lhs.location.line ?? 0) < (rhs.location.line ?? 0)
         }
+    }
+
+    /// What `board.md` holds that SimpleKanban reads otherwise than kanban or a YAML reader: values the readers
+    /// disagree on, and labels without a colour (which the app drops).
+    static func boardFile(_ file: BoardFile) -> [Diagnostic] {
+        var diagnostics = file.document.appReadings.compactMap { reading in
+            AppDialect.disagreement(reading).map {
+                Diagnostic(.warning, .readsDifferently, at: SourceLocation(path: BoardFile.path, line: reading.line, column: reading.column), $0)
+            }
+        }
+        for label in file.board.labels where label.color == nil {
+            let line = file.line(ofItem: label.id, in: "labels")
+            diagnostics.append(Diagnostic(.warning, .labelWithoutColor, at: SourceLocation(path: BoardFile.path, line: line, column: line == nil ? nil : 1),
+                                          "label '\(label.id)' has no colour; SimpleKanban drops it and removes it from board.md when it saves; add one with 'kanban label rename \(label.id) --colour #rrggbb'"))
+        }
+        return diagnostics
     }
 
     /// What interrupted commands left: temporary files of writes that never finished, and a record of a change that

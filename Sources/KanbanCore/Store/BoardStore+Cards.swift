@@ -75,7 +75,7 @@ extension BoardStore {
                            YAMLMapEntry(key: "created", value: .unquoted(now)),
                            YAMLMapEntry(key: "modified", value: .unquoted(now))]
             entries.append(YAMLMapEntry(key: "labels", value: .list(uniqued(labels).map { .string($0) })))
-            let document = FrontmatterDocument(entries: entries, body: body ?? board.cardTemplate)
+            let document = FrontmatterDocument(entries: entries, body: body ?? board.cardTemplate, dialect: .card)
             var transaction = BoardTransaction("add \(slug) to \(columnID)")
             transaction.write(document.bytes(), to: file.path, replacing: nil)
             try rekey(plan.rekeyed, into: &transaction, root: root)

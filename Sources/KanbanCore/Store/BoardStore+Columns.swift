@@ -150,7 +150,8 @@ extension BoardStore {
 
     // MARK: Labels
 
-    /// Declares a new label.
+    /// Declares a new label, with `color`, or else the first colour of ``Label/palette`` the board does not use
+    /// (SimpleKanban ignores a label without one).
     @discardableResult
     public func addLabel(id: String, name: String? = nil, color: String? = nil) throws(KanbanError) -> BoardChange {
         guard Label.isValidID(id) else {
@@ -160,7 +161,7 @@ extension BoardStore {
         return try editBoard { (file: inout BoardFile) throws(KanbanError) in
             var labels = file.board.labels
             guard !labels.contains(where: { $0.id == id }) else { throw KanbanError(.alreadyExists, "label '\(id)' already exists") }
-            labels.append(Label(id: id, name: name ?? id, color: color))
+            labels.append(Label(id: id, name: name ?? id, color: color ?? Label.defaultColor(besides: labels)))
             file.setLabels(labels)
         }
     }

@@ -220,7 +220,9 @@ public final class BoardStore: Sendable {
     /// interrupted command left. Sorted by path, then line.
     public func check() throws(KanbanError) -> [Diagnostic] {
         let snapshot = try load(.all)
-        return BoardChecks.run(snapshot) + BoardChecks.leftovers(in: try openRoot(), board: snapshot.board, columnIDs: snapshot.columnIDs)
+        let root = try openRoot()
+        return BoardChecks.boardFile(try readBoardFile(in: root)) + BoardChecks.run(snapshot)
+            + BoardChecks.leftovers(in: root, board: snapshot.board, columnIDs: snapshot.columnIDs)
     }
 
     // MARK: Exclusive access

@@ -119,7 +119,7 @@ package enum CardReader {
     package static func read(_ bytes: [UInt8], file: CardFile, includeBody: Bool) throws(KanbanError) -> (Card, FrontmatterDocument) {
         let document: FrontmatterDocument
         do {
-            document = try FrontmatterDocument(bytes: bytes)
+            document = try FrontmatterDocument(bytes: bytes, dialect: .card)
         } catch {
             throw KanbanError(.invalidCard, error.message, at: SourceLocation(path: file.path, line: error.line, column: error.column))
         }
@@ -137,8 +137,14 @@ package enum CardReader {
     }
 
     static func readPlain(_ buffer: UnsafeBufferPointer<UInt8>, file: CardFile, includeBody: Bool) -> (card: Card, bodyOffset: Int)? {
-        /// A known key's single value: nil for null, the value's range otherwise; a list makes the card not plain.
+        /// A known key's single value: its range (a title of `~` is the text `~`, as SimpleKanban reads it); a list
+        /// makes the card not plain.
         func scalar(_ value: PlainFrontmatter.Value) -> Range<Int>?? {
+            guard case .scalar(let range) = value else { return nil }
+            return range
+        }
+        /// A date's value: nil for YAML's null (`~`, `null`), which no date is.
+        func date(_ value: PlainFrontmatter.Value) -> Range<Int>?? {
             guard case .scalar(let range) = value else { return nil }
             return PlainFrontmatter.isNull(buffer, range) ? .some(nil) : range
         }
@@ -166,7 +172,7 @@ package enum CardReader {
                 guard let text = scalar(value) else { return isPlain = false }
                 position = text
             case .created, .modified:
-                guard let text = scalar(value) else { return isPlain = false }
+                guard let text = date(value) else { return isPlain = false }
                 guard let text else { return }
                 guard let date = ISO8601.date(from: UnsafeBufferPointer(rebasing: buffer[text])) else { return isPlain = false }
                 if key.count == 7 { created = date } else { modified = date }
@@ -235,15 +241,17 @@ package enum CardReader {
         func value(_ key: String) -> YAMLValue? {
             entries.first { $0.key == key }?.value
         }
+        /// A key's text. The keys SimpleKanban owns are read as the app reads them, so their text is what the line
+        /// says (`title: ~` is the title `~`) and only an empty value is none; other keys follow YAML (`~` is null).
         func string(_ key: String) throws(KanbanError) -> String? {
-            guard let value = value(key), !value.isNull else { return nil }
+            guard let value = value(key), AppDialect.cardKeys.contains(key) || !value.isNull else { return nil }
             guard let text = value.string else {
                 throw KanbanError(.invalidCard, "'\(key)' must be a single value, not a list or map", at: location(key))
             }
-            return text
+            return text.isEmpty ? nil : text
         }
         func date(_ key: String) throws(KanbanError) -> Date? {
-            guard let text = try string(key), !text.isEmpty else { return nil }
+            guard let text = try string(key), !["~", "null", "Null", "NULL"].contains(text) else { return nil }
             guard let date = ISO8601.date(from: text) else {
                 throw KanbanError(.invalidCard, "'\(key)' is not an ISO 8601 date: '\(text)'", at: location(key))
             }

@@ -72,6 +72,11 @@ enum CardLoader {
                 diagnostics.append(Diagnostic(.warning, .staleColumn, at: SourceLocation(path: file.path, line: place?.line, column: place?.column),
                                               "'column: \(field)' disagrees with the directory; the card is in '\(directory)'"))
             }
+            for reading in document.appReadings {
+                guard let message = AppDialect.disagreement(reading) else { continue }
+                diagnostics.append(Diagnostic(.warning, .readsDifferently,
+                                              at: SourceLocation(path: file.path, line: reading.line, column: reading.column), message))
+            }
             if let position = card.position, OrderKey.isOverLong(position) {
                 let place = document.location(ofKey: "position")
                 diagnostics.append(Diagnostic(.warning, .overLongKey, at: SourceLocation(path: file.path, line: place?.line, column: place?.column),
@@ -95,6 +100,11 @@ enum CardLoader {
         if card.position == nil && !card.isArchived { return false }
         if let field = card.columnField, let directory = file.directoryColumn, field != directory { return false }
         if let position = card.position, OrderKey.isOverLong(position) { return false }
+        // `title: ~` is the text `~` to SimpleKanban and null to YAML: a warning the full reader gives.
+        let nulls: Set<String> = ["~", "null", "Null", "NULL"]
+        if nulls.contains(card.title) || card.columnField.map(nulls.contains) == true || card.position.map(nulls.contains) == true {
+            return false
+        }
         return true
     }
 

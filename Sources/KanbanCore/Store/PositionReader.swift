@@ -1,7 +1,8 @@
 /// Reads just the `position:` of card files, for placing a card in a large column without parsing every file.
 ///
-/// A plain `position: value` line inside the frontmatter is read directly; anything less simple (quotes, a comment,
-/// frontmatter that may not close) falls back to the full parser, so the answer is always the one the loader gives.
+/// A plain `position: value` line inside the frontmatter is read directly; anything less simple (quotes, a `#`, a
+/// value continued on an indented line, frontmatter that may not close) falls back to the full parser, so the answer
+/// is always the one the loader gives.
 enum PositionReader {
     /// The files that parse, with their positions, in board order (position bytes, then slug, then path).
     ///
@@ -85,6 +86,10 @@ enum PositionReader {
                       !value.contains(0x23),  // '#': maybe a comment; let the parser decide
                       let text = String(validating: value, as: UTF8.self)
                 else { return .undecided }
+                // An indented line below continues the value (YAML folds it in): the parser reads that.
+                if let next = line(from: current.next), let head = next.content.first, head == 0x20 || head == 0x09 {
+                    return .undecided
+                }
                 found = text
             }
             cursor = current.next

@@ -42,9 +42,9 @@ package enum CardMerge {
     /// - Throws: ``SyncError`` when `git merge-file` cannot run.
     package static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8], columnOrder: [String],
                               configuration: GitConfiguration) throws(SyncError) -> Outcome {
-        guard let baseDocument = try? FrontmatterDocument(bytes: base),
-              var result = try? FrontmatterDocument(bytes: ours), result.hasFrontmatter,
-              let theirsDocument = try? FrontmatterDocument(bytes: theirs), theirsDocument.hasFrontmatter else {
+        guard let baseDocument = try? FrontmatterDocument(bytes: base, dialect: .card),
+              var result = try? FrontmatterDocument(bytes: ours, dialect: .card), result.hasFrontmatter,
+              let theirsDocument = try? FrontmatterDocument(bytes: theirs, dialect: .card), theirsDocument.hasFrontmatter else {
             let merged = try mergeText(base: base, ours: ours, theirs: theirs, configuration: configuration)
             return Outcome(bytes: merged.bytes, hasConflicts: merged.hasConflicts)
         }

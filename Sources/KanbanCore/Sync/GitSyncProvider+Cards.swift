@@ -60,7 +60,7 @@ extension GitSyncProvider {
             path = CardMerge.prefersOurs(ranked(ours, columnOrder), ranked(theirs, columnOrder)) ? ours.path : theirs.path
         }
         var bytes = merged.bytes
-        if let column = BoardPath(path)?.card?.directoryColumn, var document = try? FrontmatterDocument(bytes: bytes),
+        if let column = BoardPath(path)?.card?.directoryColumn, var document = try? FrontmatterDocument(bytes: bytes, dialect: .card),
            document.hasFrontmatter, document.value(forKey: "column")?.string != column {
             document.setValue(.string(column), forKey: "column")
             bytes = document.bytes()
@@ -70,7 +70,7 @@ extension GitSyncProvider {
 
     /// The ranking data of a card version, its column taken from its place (the archive after every column).
     private func ranked(_ version: CardVersion, _ columnOrder: [String]) -> CardMerge.Version {
-        let document = try? FrontmatterDocument(bytes: version.bytes)
+        let document = try? FrontmatterDocument(bytes: version.bytes, dialect: .card)
         let modified = document?.value(forKey: "modified")?.string.flatMap(ISO8601.date(from:))
         let rank: Int
         if let file = BoardPath(version.path)?.card {
@@ -82,7 +82,7 @@ extension GitSyncProvider {
     }
 
     private func created(_ bytes: [UInt8]) -> Date? {
-        (try? FrontmatterDocument(bytes: bytes))?.value(forKey: "created")?.string.flatMap(ISO8601.date(from:))
+        (try? FrontmatterDocument(bytes: bytes, dialect: .card))?.value(forKey: "created")?.string.flatMap(ISO8601.date(from:))
     }
 
     // MARK: During a rebase

@@ -38,6 +38,11 @@ enum LabelCommand: KanbanCommand {
     static let add = CommandSpec(
         name: "add",
         abstract: "Declare a new label.",
+        discussion: """
+            Without --colour the label gets the first colour of kanban's palette that the board does not use yet \
+            (#e74c3c, #3498db, #2ecc71, ...): SimpleKanban ignores a label without a colour, and drops it from \
+            board.md when it next saves the board.
+            """,
         arguments: [
             .required("id", help: "The label's id, which cards write: no spaces, commas, brackets, quotes, ':' or '#'."),
             .optional("name", help: "Its display name (default: the id)."),
@@ -126,7 +131,9 @@ enum LabelCommand: KanbanCommand {
         let color = arguments.value("colour")
         let store = try context.store()
         let change = try store.addLabel(id: id, name: name, color: color)
-        context.say("added label \(id) \"\(name)\"" + (color.map { " \($0)" } ?? ""))
+        // Without --colour the store chose one from its palette: say which.
+        let written = color ?? (try? store.loadBoard())?.labels.first { $0.id == id }?.color
+        context.say("added label \(id) \"\(name)\"" + (written.map { " \($0)" } ?? ""))
         try context.commit(change, message: .board("Add label \"\(name)\"", "Label", id))
         return .success
     }

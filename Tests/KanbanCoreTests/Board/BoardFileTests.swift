@@ -107,8 +107,18 @@ import Testing
     }
 
     @Test func anEmptyTitleIsAnErrorOnItsLine() throws {
-        let error = try loadError("---\ncolumns:\n  - id: todo\ntitle: \"\"\n---\n")
+        let error = try loadError("---\ncolumns:\n  - id: todo\ntitle:\n---\n")
         #expect(error?.location?.line == 4)
+    }
+
+    @Test func theBoardsTitleIsReadAsSimpleKanbanReadsIt() throws {
+        // The app never unquotes a board's title: `""` is a title of two quotes, and `Q3: launch` needs none.
+        let quoted = try BoardFile(bytes: Array("---\ntitle: \"Lumen: 2.0\"\ncolumns:\n  - id: todo\n    name: To Do\n---\n".utf8)).board
+        #expect(quoted.title == "\"Lumen: 2.0\"")
+        let plain = try BoardFile(bytes: Array("---\ntitle: Lumen: 2.0 # final\ncolumns:\n  - id: todo\n    name: \"QA: \\\"final\\\"\"\n---\n".utf8)).board
+        #expect(plain.title == "Lumen: 2.0 # final")
+        // A column's name loses its surrounding quotes, and nothing is unescaped.
+        #expect(plain.columns[0].name == "QA: \\\"final\\\"")
     }
 
     @Test func missingColumnsAreAnErrorOnLineOne() throws {

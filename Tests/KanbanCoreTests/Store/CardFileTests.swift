@@ -145,7 +145,8 @@ import Testing
 
     @Test(arguments: [
         ("quoted-title.md", "Fix: login \"quoted\" bug"),
-        ("single-quoted.md", "It's done"),
+        // SimpleKanban reads single quotes as part of the title, and so does kanban.
+        ("single-quoted.md", "'It''s done'"),
         ("hash-title.md", "#42 crash"),
     ])
     func quotedTitles(name: String, title: String) throws {

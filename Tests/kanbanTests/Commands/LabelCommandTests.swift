@@ -45,7 +45,8 @@ import Testing
             let labels = try decodeJSON([JSONValue].self, from: result.stdout)
             #expect(labels.map { $0["id"]?.stringValue ?? "" } == Self.sampleLabels + ["plain"])
             #expect(labels[1] == .object(["id": .string("bug"), "name": .string("Bug"), "color": .string("#e74c3c"), "cards": .number(4)]))
-            #expect(labels[6] == .object(["id": .string("plain"), "name": .string("plain"), "color": .null, "cards": .number(0)]))
+            // A label needs a colour for SimpleKanban to keep it: the first of the palette the board does not use yet.
+            #expect(labels[6] == .object(["id": .string("plain"), "name": .string("plain"), "color": .string("#2ecc71"), "cards": .number(0)]))
         }
     }
 
@@ -87,9 +88,9 @@ import Testing
             let before = try board.files()
             let result = try board.run(["label", "add", "wontfix"])
             #expect(result.status == 0, "\(result)")
-            #expect(result.stdout == "added label wontfix \"wontfix\"\n")
+            #expect(result.stdout == "added label wontfix \"wontfix\" #2ecc71\n")
             let (old, new) = try boardBlocks(before: before, board: board, key: "labels")
-            #expect(new == old + "\n  - id: wontfix\n    name: wontfix")
+            #expect(new == old + "\n  - id: wontfix\n    name: wontfix\n    color: \"#2ecc71\"")
         }
     }
 

@@ -128,13 +128,33 @@ extension GitTests {
         @Test func reportsAHeldIndexLockAndLeavesIt() throws {
             try withGitWorkspace { workspace in
                 let (ana, _) = try workspace.makeSharedBoard()
+                // A live git holds its lock open.
                 try workspace.write("", to: ana + "/.git/index.lock")
+                let holder = open(ana + "/.git/index.lock", O_RDONLY)
+                #expect(holder >= 0)
+                defer { close(holder) }
                 let result = try workspace.kanban(["add", "Locked out", "--commit"], in: ana)
                 #expect(result.status == 1)
                 #expect(result.stderr.contains("error: another git process holds"))
                 #expect(result.stderr.contains("index.lock"))
                 #expect(workspace.exists(ana + "/.git/index.lock"))
                 #expect(workspace.exists(ana + "/cards/todo/locked-out.md"))
+            }
+        }
+
+        @Test func removesALockAKilledGitLeftBehind() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                // A git killed in the middle of a commit leaves the index's lock and the branch's, open by no one.
+                for lock in ["/.git/index.lock", "/.git/refs/heads/main.lock"] {
+                    try workspace.write("", to: ana + lock)
+                    var times = [timespec(tv_sec: time(nil) - 60, tv_nsec: 0), timespec(tv_sec: time(nil) - 60, tv_nsec: 0)]
+                    #expect(utimensat(AT_FDCWD, ana + lock, &times, 0) == 0)
+                }
+                let result = try workspace.kanban(["add", "Not locked out", "--commit"], in: ana)
+                #expect(result.status == 0, "\(result)")
+                #expect(!workspace.exists(ana + "/.git/index.lock") && !workspace.exists(ana + "/.git/refs/heads/main.lock"))
+                #expect(try workspace.subjects(in: ana).first == "Add \"Not locked out\" to To Do")
             }
         }
 
