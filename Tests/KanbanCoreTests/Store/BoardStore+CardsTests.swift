@@ -148,6 +148,19 @@ import Testing
         }
     }
 
+    @Test func aSlugTakenInAnotherCaseOrNormalisationGetsANumber() throws {
+        // Issue 14 #6: `add-vim-0-G-navigation.md` and `add-vim-0-g-navigation.md` cannot both exist on macOS's disk,
+        // even in two columns (a move would bring them together).
+        try withTemporaryBoard(.fixture("simplekanban")) { board in
+            try board.write("---\ntitle: Add vim 0 G navigation\ncolumn: todo\nposition: n\n---\n", to: "cards/todo/add-vim-0-G-navigation.md")
+            try board.write("---\ntitle: Cafe menu\ncolumn: done\nposition: n\n---\n", to: "cards/done/Cafe-Menu.md")
+            let store = try board.store()
+            #expect(try store.createCard(title: "Add vim 0 G navigation").card?.path == "cards/todo/add-vim-0-g-navigation-2.md")
+            let accented = try #require(try store.createCard(title: "Caf\u{E9} menu", in: "done").card)
+            #expect(accented.slug == "cafe-menu-2")
+        }
+    }
+
     @Test func createRefusesWhatItCannotWrite() throws {
         try withTemporaryBoard(.fixture("simplekanban")) { board in
             let store = try board.store()

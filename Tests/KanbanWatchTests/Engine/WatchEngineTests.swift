@@ -28,6 +28,32 @@ import Testing
         #expect(engine.index.boardFile.board?.title == "Watched")
     }
 
+    /// Issue 14 #8: on a file system whose timestamps tick once a second, a change within the second of the last
+    /// look can leave a file's size and times as they were. A polling pass then reads again every file whose stamp
+    /// is too recent to trust (git's "racily clean" rule), so such a change is still reported.
+    @Test func aChangeThatKeepsTheStampIsFoundWhileTheStampIsTooRecentToTrust() throws {
+        let board = try WatchedBoard()
+        var engine = makeEngine(board)
+        let path = "cards/todo/fix-login.md"
+        let before = try #require(engine.index.entry(at: path))
+        try board.write(WatchedBoard.cardText(title: "fix-lOgin", column: "todo"), to: path)
+        let stamp = try #require(SystemCalls.linkStamp(board.root + "/" + path))
+        #expect(stamp.size == before.stamp.size)
+        // The index as a coarse clock leaves it: the stamp it holds is the file's stamp now, read before the change.
+        var index = engine.index
+        var coarse = before
+        coarse.stamp = stamp
+        let scanner = PollingScanner(root: board.root)
+        for (readAfterChange, expected) in [(Int64(500_000_000), true), (1_900_000_000, true), (2_000_000_000, false), (60_000_000_000, false)] {
+            coarse.readAt = stamp.changed + readAfterChange
+            index.insert(coarse)
+            let pass = scanner.pass(index, now: coarse.readAt + 1_000_000_000)
+            #expect(pass.paths.contains(path) == expected, "read \(readAfterChange) ns after the change: \(pass.paths)")
+        }
+        // What the pass hands on is reported as the change it is.
+        #expect(run(&engine, [path], quiet: true).events.summaries == ["modified fix-login"])
+    }
+
     @Test func aDeletionInARoundThatIsNotQuietIsHeldUntilQuiet() throws {
         let board = try WatchedBoard()
         var engine = makeEngine(board)
