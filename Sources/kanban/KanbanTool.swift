@@ -48,7 +48,10 @@ enum KanbanTool {
                     }
                     // A change committed with git holds the board's lock from the change to the commit, so that
                     // commands running at the same moment commit one after the other, each exactly what it wrote.
-                    if command.changesBoard(parsed), context.commitRequest(board: try? context.store().loadBoard()) != nil {
+                    if command.changesBoard(parsed), let request = context.commitRequest(board: try? context.store().loadBoard()) {
+                        // A change that cannot be committed (a detached HEAD, a rebase under way) is refused before
+                        // it is made, rather than made and left uncommitted, or committed where no branch keeps it.
+                        try context.requireCommitPossible(request)
                         return try context.store().withExclusiveAccess { try command.run(parsed, context) }
                     }
                     return try command.run(parsed, context)

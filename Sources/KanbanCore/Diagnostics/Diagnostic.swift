@@ -54,6 +54,10 @@ public struct Diagnostic: Sendable, Hashable {
         case readsDifferently = "reads-differently"
         /// A label in `board.md` without a `color`, which SimpleKanban drops (and removes when it saves the board).
         case labelWithoutColor = "label-without-color"
+        /// A card holding a section of text a merge kept, because both sides changed the same lines (``KeptText``).
+        case keptText = "kept-text"
+        /// A card holding another card that `git merge` met under the same name, kept inside it by the merge driver.
+        case keptCard = "kept-card"
     }
 
     /// How serious the problem is.

@@ -13,11 +13,13 @@ extension BoardStore {
     /// stale `column:` fields are set to the directory's column; cards without frontmatter get one; within each
     /// column, cards whose position is missing, over-long or a duplicate of the previous card's are given new keys
     /// between their neighbours (widening to neighbours only when no short key fits).
-    /// Files that cannot be parsed, undeclared columns and labels, duplicate slugs and conflict markers are left for a person.
+    /// Cards the merge driver kept inside another card become cards of their own again, with the next free slug.
+    /// Files that cannot be parsed, undeclared columns and labels, duplicate slugs, conflict markers and text a
+    /// merge kept are left for a person.
     /// - Returns: What was repaired, one entry per fixed problem, and the paths written.
     public func repair() throws(KanbanError) -> (repairs: [Repair], change: BoardChange) {
         try withLock { () throws(KanbanError) -> (repairs: [Repair], change: BoardChange) in
-            let snapshot = try load(.active)
+            let snapshot = try load(.all)
             var repairs: [Repair] = []
             var newKeys: [String: String] = [:]
             for id in snapshot.columnIDs {
@@ -28,7 +30,7 @@ extension BoardStore {
             }
             let root = try openRoot()
             var transaction = BoardTransaction("repair the board")
-            for card in snapshot.cards {
+            for card in snapshot.cards where !card.isArchived {
                 let file = CardFile.active(name: card.slug + ".md", column: card.column)
                 let stale = card.columnField.map { $0 != card.column } ?? false
                 let key = newKeys[card.path]
@@ -57,9 +59,32 @@ extension BoardStore {
                 }
                 transaction.write(document.bytes(), to: file.path, replacing: bytes)
             }
+            splitKeptCards(snapshot, in: root, into: &transaction, repairs: &repairs)
             try apply(transaction, in: root)
             repairs += BoardChecks.removeLeftovers(in: root, board: snapshot.board, columnIDs: snapshot.columnIDs)
             return (repairs, BoardChange(card: nil, previous: nil, transaction: transaction))
+        }
+    }
+
+    /// Splits the cards kept inside other cards (see ``KeptText/splittingCards(_:at:newSlug:)``) into `transaction`.
+    private func splitKeptCards(_ snapshot: BoardSnapshot, in root: BoardRoot, into transaction: inout BoardTransaction,
+                                repairs: inout [Repair]) {
+        var taken = Set(snapshot.cards.map { Slug.collisionKey($0.slug) })
+        for finding in snapshot.findings where finding.code == .keptCard {
+            let path = finding.location.path
+            guard let file = BoardPath(path)?.card, let bytes = try? root.read(path) else { continue }
+            let current = transaction.contents(of: path) ?? bytes
+            let split = KeptText.splittingCards(current, at: file) { slug in
+                let unique = Slug.unique(slug) { taken.contains(Slug.collisionKey($0)) }
+                taken.insert(Slug.collisionKey(unique))
+                return unique
+            }
+            guard let split else { continue }
+            transaction.write(split.host, to: path, replacing: bytes)
+            for card in split.cards {
+                transaction.write(card.bytes, to: card.path, replacing: nil)
+                repairs.append(Repair(code: .keptCard, path: card.path, summary: "split out of \(path)"))
+            }
         }
     }
 

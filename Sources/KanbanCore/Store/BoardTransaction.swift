@@ -35,6 +35,11 @@ struct BoardTransaction: Sendable, Equatable {
         self.steps = steps
     }
 
+    /// The bytes this transaction writes to `path`, when it writes it.
+    func contents(of path: String) -> [UInt8]? {
+        steps.first { $0.path == path }?.after
+    }
+
     /// Writes `bytes` to `path`, whose current bytes are `before` (nil: a new file).
     mutating func write(_ bytes: [UInt8], to path: String, replacing before: [UInt8]?) {
         if let index = steps.firstIndex(where: { $0.path == path }) {

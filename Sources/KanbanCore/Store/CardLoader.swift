@@ -36,9 +36,10 @@ enum CardLoader {
     }
 
     static func loadOne(_ file: CardFile, bytes: UnsafeBufferPointer<UInt8>, includeBodies: Bool, labels: Set<String>?) -> LoadedCard {
-        let markerLine = conflictMarkerLine(in: bytes)
+        let marks = marks(in: bytes)
+        let markerLine = marks.conflictMarker
         // Most cards are plain and have nothing to report: read those without the YAML parser.
-        if markerLine == nil, let plain = CardReader.readPlain(bytes, file: file, includeBody: includeBodies),
+        if marks.isEmpty, let plain = CardReader.readPlain(bytes, file: file, includeBody: includeBodies),
            isUnremarkable(plain.card, file: file, labels: labels) {
             return LoadedCard(card: plain.card, diagnostics: [], bodyOffset: plain.bodyOffset)
         }
@@ -48,6 +49,17 @@ enum CardLoader {
             if let markerLine {
                 diagnostics.append(Diagnostic(.error, .conflictMarkers, at: SourceLocation(path: file.path, line: markerLine, column: 1),
                                               "git conflict markers left in the card"))
+            }
+            if let (line, kind) = marks.keptSection {
+                let location = SourceLocation(path: file.path, line: line, column: 1)
+                switch kind {
+                case .conflict:
+                    diagnostics.append(Diagnostic(.warning, .keptText, at: location,
+                        "a merge kept the other side's text of an edit made at the same time here; merge it into the card and delete the section"))
+                case .otherCard:
+                    diagnostics.append(Diagnostic(.warning, .keptCard, at: location,
+                        "a merge kept another card added under this name here; 'kanban doctor --fix' or 'kanban sync' makes it a card of its own"))
+                }
             }
             if let labels {
                 for label in card.labels where !labels.contains(label) {
@@ -110,20 +122,49 @@ enum CardLoader {
 
     /// The 1-based line of the first `<<<<<<< ` marker at the start of a line, if any.
     static func conflictMarkerLine(in bytes: [UInt8]) -> Int? {
-        bytes.withUnsafeBufferPointer { conflictMarkerLine(in: $0) }
+        bytes.withUnsafeBufferPointer { marks(in: $0).conflictMarker }
     }
 
-    static func conflictMarkerLine(in buffer: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let base = buffer.baseAddress else { return nil }
+    /// Lines of a card file that need a person: the first git conflict marker, and the first section a merge kept.
+    struct Marks {
+        /// The 1-based line of the first `<<<<<<<` marker.
+        var conflictMarker: Int?
+        /// The 1-based line and kind of the first ``KeptText`` section.
+        var keptSection: (line: Int, kind: KeptText.Kind)?
+
+        var isEmpty: Bool { conflictMarker == nil && keptSection == nil }
+    }
+
+    static func marks(in buffer: UnsafeBufferPointer<UInt8>) -> Marks {
+        var marks = Marks()
+        guard let base = buffer.baseAddress else { return marks }
         let count = buffer.count
         var index = 0
-        // Jump from one `<` to the next with memchr; only a `<` at the start of a line can open a marker.
+        // Jump from one `<` to the next with memchr; only a `<` at the start of a line can open a marker or a section.
         while index < count, let found = memchr(base + index, Int32(UInt8(ascii: "<")), count - index) {
             let start = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            if (start == 0 || base[start - 1] == 0x0A) && isMarker(buffer, at: start) {
-                return 1 + UnsafeBufferPointer(rebasing: buffer[0..<start]).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            if start == 0 || base[start - 1] == 0x0A {
+                func line() -> Int { 1 + UnsafeBufferPointer(rebasing: buffer[0..<start]).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
+                if isMarker(buffer, at: start) {
+                    marks.conflictMarker = line()
+                    return marks
+                }
+                if marks.keptSection == nil, let kind = keptSection(buffer, at: start) {
+                    marks.keptSection = (line(), kind)
+                }
             }
             index = start + 1
+        }
+        return marks
+    }
+
+    /// The kind of ``KeptText`` section whose start line begins at `start`, if one does.
+    private static func keptSection(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int) -> KeptText.Kind? {
+        for kind in KeptText.Kind.allCases {
+            let marker = kind.startLine.utf8
+            let end = start + marker.count
+            guard end <= buffer.count, buffer[start..<end].elementsEqual(marker) else { continue }
+            if end == buffer.count || buffer[end] == 0x0A || buffer[end] == 0x0D { return kind }
         }
         return nil
     }

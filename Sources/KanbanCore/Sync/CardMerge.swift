@@ -1,7 +1,7 @@
 import Foundation
 
 /// Merges two people's versions of one card against the version they both started from: what `kanban merge-driver`
-/// does when git merges or rebases a card both sides changed.
+/// does when git merges or rebases a card both sides changed, and what `kanban sync` does for every such card.
 ///
 /// The frontmatter is merged key by key. A key one side changed takes that side's value. A key both sides changed to
 /// different values takes the value of the later version (see ``prefersOurs(_:_:)``), except:
@@ -11,15 +11,17 @@ import Foundation
 ///   the column (or, when both or neither did, from the later version), so a card never gets one side's column and
 ///   the other side's position.
 ///
-/// The bodies are merged with `git merge-file`; conflict markers are left only where both sides changed the same
-/// lines. A file that is not a card with frontmatter on every side is merged as text by `git merge-file`.
+/// The bodies are merged line by line (`git merge-file`). Where both sides changed the same lines, the later
+/// version's lines stay in place and the other side's are kept in a marked section at the end of the body
+/// (``KeptText``): the merge always gives a card, never conflict markers, and no text is lost. Files that are not
+/// cards with frontmatter on both sides are merged as text the same way.
 package enum CardMerge {
     /// A merged card file.
     package struct Outcome: Sendable, Hashable {
         /// The merged file.
         package var bytes: [UInt8]
-        /// Whether the file holds conflict markers (both sides changed the same body lines).
-        package var hasConflicts: Bool
+        /// Whether text of the losing side was kept in a section (both sides changed the same lines).
+        package var keepsText: Bool
     }
 
     /// What decides which of two versions of a card is the later one.
@@ -39,19 +41,18 @@ package enum CardMerge {
     ///   - theirs: The other branch's version.
     ///   - columnOrder: The board's column ids in order, to break a tie between equally recent versions.
     ///   - configuration: How to run `git merge-file`.
-    /// - Throws: ``SyncError`` when `git merge-file` cannot run.
+    /// - Throws: ``SyncError`` when `git merge-file` cannot be run at all.
     package static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8], columnOrder: [String],
                               configuration: GitConfiguration) throws(SyncError) -> Outcome {
         guard let baseDocument = try? FrontmatterDocument(bytes: base, dialect: .card),
               var result = try? FrontmatterDocument(bytes: ours, dialect: .card), result.hasFrontmatter,
               let theirsDocument = try? FrontmatterDocument(bytes: theirs, dialect: .card), theirsDocument.hasFrontmatter else {
-            let merged = try mergeText(base: base, ours: ours, theirs: theirs, configuration: configuration)
-            return Outcome(bytes: merged.bytes, hasConflicts: merged.hasConflicts)
-        }
-        // Both sides made a card with this name from nothing: two different cards, unless they were made together.
-        if !baseDocument.hasFrontmatter && createdTime(result) != createdTime(theirsDocument) {
-            let merged = try mergeText(base: base, ours: ours, theirs: theirs, configuration: configuration)
-            return Outcome(bytes: merged.bytes, hasConflicts: true)
+            // Not cards on both sides: merged as text, the later bytes winning where both changed the same lines.
+            let oursWins = !ours.lexicographicallyPrecedes(theirs)
+            let merged = try mergeLines(base: String(decoding: base, as: UTF8.self), ours: String(decoding: ours, as: UTF8.self),
+                                        theirs: String(decoding: theirs, as: UTF8.self), oursWins: oursWins, configuration: configuration)
+            guard let kept = merged.kept else { return Outcome(bytes: Array(merged.text.utf8), keepsText: false) }
+            return Outcome(bytes: Array(KeptText.appending(kept, as: .conflict, to: merged.text).utf8), keepsText: true)
         }
         let oursWins = prefersOurs(version(of: result, bytes: ours, columnOrder: columnOrder),
                                    version(of: theirsDocument, bytes: theirs, columnOrder: columnOrder))
@@ -60,18 +61,39 @@ package enum CardMerge {
         let baseBody = baseDocument.body
         let oursBody = result.body
         let theirsBody = theirsDocument.body
-        var hasConflicts = false
+        var keepsText = false
         if oursBody != theirsBody && theirsBody != baseBody {
             if oursBody == baseBody {
                 result.setBody(theirsBody)
             } else {
-                let merged = try mergeText(base: Array(baseBody.utf8), ours: Array(oursBody.utf8), theirs: Array(theirsBody.utf8),
-                                           configuration: configuration)
-                result.setBody(String(decoding: merged.bytes, as: UTF8.self))
-                hasConflicts = merged.hasConflicts
+                let merged = try mergeLines(base: baseBody, ours: oursBody, theirs: theirsBody, oursWins: oursWins,
+                                            configuration: configuration)
+                if let kept = merged.kept {
+                    result.setBody(KeptText.appending(kept, as: .conflict, to: merged.text))
+                    keepsText = true
+                } else {
+                    result.setBody(merged.text)
+                }
             }
         }
-        return Outcome(bytes: result.bytes(), hasConflicts: hasConflicts)
+        return Outcome(bytes: result.bytes(), keepsText: keepsText)
+    }
+
+    /// Whether `ours` and `theirs` are two different cards that both sides added under one name (there is no common
+    /// version): what git's merge driver cannot merge, and keeps as ``KeptText/Kind/otherCard``.
+    package static func areTwoCards(base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> Bool {
+        base.isEmpty && ours != theirs && !ours.isEmpty && !theirs.isEmpty
+    }
+
+    /// `host` with `other`, a whole card file, kept in a section at the end of its body, for `kanban sync` or
+    /// `kanban doctor --fix` to move to a card of its own.
+    package static func keeping(_ other: [UInt8], in host: [UInt8]) -> [UInt8] {
+        let text = String(decoding: other, as: UTF8.self)
+        guard var document = try? FrontmatterDocument(bytes: host, dialect: .card) else {
+            return Array(KeptText.appending(text, as: .otherCard, to: String(decoding: host, as: UTF8.self)).utf8)
+        }
+        document.setBody(KeptText.appending(text, as: .otherCard, to: document.body))
+        return document.bytes()
     }
 
     /// Whether `ours` is the version that wins over `theirs`: the later `modified` (a version with one beats a version
@@ -193,9 +215,62 @@ package enum CardMerge {
         return []
     }
 
-    /// `git merge-file` of three texts: the merge, and whether it left conflict markers.
-    static func mergeText(base: [UInt8], ours: [UInt8], theirs: [UInt8],
-                          configuration: GitConfiguration) throws(SyncError) -> (bytes: [UInt8], hasConflicts: Bool) {
+    /// Merges three texts line by line with `git merge-file`. Where both sides changed the same lines, the winner's
+    /// lines stay in place and the loser's are returned as `kept`, the hunks one after another. Texts git cannot merge
+    /// (it takes them for binary) give the winner's text, and the loser's whole as `kept`.
+    /// - Parameter oursWins: Which side's lines stay where both changed the same ones.
+    static func mergeLines(base: String, ours: String, theirs: String, oursWins: Bool,
+                           configuration: GitConfiguration) throws(SyncError) -> (text: String, kept: String?) {
+        if ours == theirs || theirs == base { return (ours, nil) }
+        if ours == base { return (theirs, nil) }
+        // Markers no line of the texts starts with, so that the output splits without doubt.
+        var size = 7
+        let lines = [base, ours, theirs].flatMap { $0.split(separator: "\n") }
+        while size < 1_000, lines.contains(where: { line in ["<", "=", ">", "|"].contains { line.hasPrefix(String(repeating: $0, count: size)) } }) {
+            size *= 2
+        }
+        let output = try runMergeFile(base: Array(base.utf8), ours: Array(ours.utf8), theirs: Array(theirs.utf8), markerSize: size,
+                                      configuration: configuration)
+        guard let output else { return oursWins ? (ours, theirs) : (theirs, ours) }
+        guard output.conflicts else { return (String(decoding: output.bytes, as: UTF8.self), nil) }
+        let open = String(repeating: "<", count: size) + " "
+        let middle = String(repeating: "=", count: size)
+        let close = String(repeating: ">", count: size) + " "
+        var text: [Substring] = []
+        var kept: [Substring] = []
+        var oursSide: [Substring] = []
+        var theirsSide: [Substring] = []
+        enum Where { case outside, ours, theirs }
+        var place = Where.outside
+        let merged = String(decoding: output.bytes, as: UTF8.self)
+        let endsWithBreak = merged.hasSuffix("\n")
+        for line in merged.split(separator: "\n", omittingEmptySubsequences: false).dropLast(endsWithBreak ? 1 : 0) {
+            switch place {
+            case .outside where line.hasPrefix(open):
+                place = .ours
+            case .ours where line == middle:
+                place = .theirs
+            case .theirs where line.hasPrefix(close):
+                text += oursWins ? oursSide : theirsSide
+                if !kept.isEmpty { kept.append("") }
+                kept += oursWins ? theirsSide : oursSide
+                oursSide = []
+                theirsSide = []
+                place = .outside
+            case .outside: text.append(line)
+            case .ours: oursSide.append(line)
+            case .theirs: theirsSide.append(line)
+            }
+        }
+        let result = text.joined(separator: "\n") + (endsWithBreak && !text.isEmpty ? "\n" : "")
+        let keptText = kept.joined(separator: "\n")
+        return (result, keptText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : keptText + "\n")
+    }
+
+    /// `git merge-file --stdout` of three texts: the merge with markers of `markerSize`, and whether it has conflicts;
+    /// nil when git cannot merge them (binary files).
+    private static func runMergeFile(base: [UInt8], ours: [UInt8], theirs: [UInt8], markerSize: Int,
+                                     configuration: GitConfiguration) throws(SyncError) -> (bytes: [UInt8], conflicts: Bool)? {
         let temporary = configuration.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         let directory = try Subprocess.makeTemporaryDirectory(in: temporary)
         let names = ["ours", "base", "theirs"]
@@ -211,8 +286,8 @@ package enum CardMerge {
             throw SyncError(.gitFailed, "cannot write the versions to merge: \(error.message)")
         }
         let git = Git(configuration: configuration, directory: directory)
-        let output = try git.run(["merge-file", "--stdout", "-L", "ours", "-L", "base", "-L", "theirs"] + names)
-        guard output.status >= 0 && output.status < 128 else { throw git.failure(["merge-file"], output) }
+        let output = try git.run(["merge-file", "--stdout", "--marker-size=\(markerSize)", "-L", "ours", "-L", "base", "-L", "theirs"] + names)
+        guard output.status >= 0 && output.status < 128 else { return nil }
         return (output.output, output.status > 0)
     }
 }

@@ -68,20 +68,24 @@ struct Git: Sendable {
     ///   - network: Whether the call talks to a remote, which gives it the network time limit.
     ///   - literalPaths: Whether paths after `--` are taken literally (no `*` or `?` patterns).
     ///   - readOnly: Whether git may skip optional index updates (so that a status never waits on `index.lock`).
+    ///   - input: What git reads on standard input; nothing when nil.
+    ///   - extra: Variables to set for this call (`GIT_INDEX_FILE`, say).
     /// - Throws: ``SyncError/Code/gitNotInstalled`` when git cannot be started, ``SyncError/Code/timedOut`` when
     ///   the time limit ran out (the call's process group is killed).
-    func run(_ arguments: [String], network: Bool = false, literalPaths: Bool = false, readOnly: Bool = false) throws(SyncError) -> Output {
+    func run(_ arguments: [String], network: Bool = false, literalPaths: Bool = false, readOnly: Bool = false,
+             input: [UInt8]? = nil, environment extra: [String: String] = [:]) throws(SyncError) -> Output {
         guard let executable = configuration.executable else {
             throw SyncError(.gitNotInstalled, "git is not installed", hint: Self.installHint)
         }
         var environment = environment
         if readOnly { environment["GIT_OPTIONAL_LOCKS"] = "0" }
+        environment.merge(extra) { $1 }
         var options = ["-C", directory, "-c", "core.quotepath=off", "-c", "color.ui=false"]
         if literalPaths { options.append("--literal-pathspecs") }
         let limit = network ? configuration.networkTimeout : configuration.timeout
         let result: SubprocessResult
         do {
-            result = try Subprocess.run(executable, options + arguments, environment: environment, timeout: limit)
+            result = try Subprocess.run(executable, options + arguments, environment: environment, timeout: limit, input: input)
         } catch {
             throw SyncError(.gitNotInstalled, "cannot run git at '\(executable)': \(error.reason)", hint: Self.installHint)
         }
@@ -94,8 +98,9 @@ struct Git: Sendable {
 
     /// Runs git and throws ``SyncError/Code/gitFailed`` with its words when it fails.
     @discardableResult
-    func check(_ arguments: [String], network: Bool = false, literalPaths: Bool = false, readOnly: Bool = false) throws(SyncError) -> Output {
-        let output = try run(arguments, network: network, literalPaths: literalPaths, readOnly: readOnly)
+    func check(_ arguments: [String], network: Bool = false, literalPaths: Bool = false, readOnly: Bool = false,
+               input: [UInt8]? = nil, environment extra: [String: String] = [:]) throws(SyncError) -> Output {
+        let output = try run(arguments, network: network, literalPaths: literalPaths, readOnly: readOnly, input: input, environment: extra)
         guard output.succeeded else { throw failure(arguments, output) }
         return output
     }

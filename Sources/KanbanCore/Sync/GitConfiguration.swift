@@ -24,7 +24,7 @@ public struct GitConfiguration: Sendable, Hashable {
     ///   - environment: The environment for git, usually the process's own.
     public init(executable: String?, environment: [String: String], timeout: Duration = .seconds(120),
                 networkTimeout: Duration = .seconds(60), lockRetries: Int = 15,
-                lockRetryDelay: Duration = .milliseconds(200), pushAttempts: Int = 3) {
+                lockRetryDelay: Duration = .milliseconds(200), pushAttempts: Int = 10) {
         self.executable = executable
         self.environment = environment
         self.timeout = timeout

@@ -14,8 +14,15 @@ extension GitSyncProvider {
     ///   ``SyncError/Code/missingIdentity``, ``SyncError/Code/indexLocked`` (after retrying),
     ///   ``SyncError/Code/hookFailed`` (with the hook's output) or ``SyncError/Code/gitFailed``.
     ///   The working tree is never changed; the paths are left unstaged again when the commit fails.
+    /// Throws what would stop ``commit(paths:message:)``: no repository, a git operation under way, a detached HEAD.
+    /// A caller checks before changing the board, so that a change it cannot commit is never made.
+    public func requireCommitPossible() throws(SyncError) {
+        _ = try requireRepository(allowingDetached: false)
+    }
+
     public func commit(paths: [String], message: CommitMessage) throws(SyncError) -> CommitResult? {
-        _ = try requireRepository(allowingDetached: true)
+        // Never on a detached HEAD: no branch would keep the commit, and switching back would leave it behind.
+        _ = try requireRepository(allowingDetached: false)
         var seen: Set<String> = []
         var paths = paths.filter { Self.isInsideBoard($0) && seen.insert($0).inserted }
         guard !paths.isEmpty else { return nil }

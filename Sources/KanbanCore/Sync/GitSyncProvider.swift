@@ -91,6 +91,19 @@ public final class GitSyncProvider: SyncProvider {
         }
     }
 
+    /// Whether git is in the middle of a rebase in the repository `directory` is in (for the merge driver, which
+    /// must tell the local side from the upstream's).
+    package static func isRebasing(in directory: String, configuration: GitConfiguration) -> Bool {
+        let git = Git(configuration: configuration, directory: directory)
+        for name in ["rebase-merge", "rebase-apply"] {
+            if let output = try? git.run(["rev-parse", "--path-format=absolute", "--git-path", name], readOnly: true), output.succeeded,
+               FileSystem.exists(output.text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                return true
+            }
+        }
+        return false
+    }
+
     /// The repository the board is in, or nil when it is in none.
     func repository() throws(SyncError) -> Repository? {
         let output = try git.run(["rev-parse", "--absolute-git-dir", "--show-toplevel", "--show-prefix"], readOnly: true)

@@ -32,9 +32,17 @@ package enum Subprocess {
     static let terminationGrace: Duration = .seconds(1)
 
     /// Runs `executable` (an absolute path) with `arguments` and exactly `environment`, and waits for it.
+    /// - Parameter input: What the child reads on standard input (from an unlinked temporary file, so that nothing
+    ///   can block on a full pipe); `/dev/null` when nil.
     /// - Throws: ``SubprocessStartError`` when no process could be started.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String],
-                    timeout: Duration) throws(SubprocessStartError) -> SubprocessResult {
+                    timeout: Duration, input: [UInt8]? = nil) throws(SubprocessStartError) -> SubprocessResult {
+        var inputDescriptor: Int32?
+        if let input {
+            let descriptor = try inputFile(input, temporaryDirectory: environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+            inputDescriptor = descriptor
+        }
+        defer { if let inputDescriptor { close(inputDescriptor) } }
         let output = try makePipe()
         let errors: (read: Int32, write: Int32)
         do {
@@ -44,7 +52,8 @@ package enum Subprocess {
             close(output.write)
             throw error
         }
-        let spawned = spawn(executable, arguments, environment: environment, output: output.write, errors: errors.write)
+        let spawned = spawnInOwnGroup(executable, arguments, environment: environment, input: inputDescriptor, output: output.write,
+                                      errors: errors.write)
         close(output.write)
         close(errors.write)
         let pid: pid_t
@@ -138,9 +147,31 @@ package enum Subprocess {
         return status
     }
 
-    private static func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
-                              output: Int32, errors: Int32) -> Result<pid_t, SubprocessStartError> {
-        spawnInOwnGroup(executable, arguments, environment: environment, input: nil, output: output, errors: errors)
+    /// A descriptor open on an unlinked file in `directory` holding `bytes`, positioned at its start.
+    private static func inputFile(_ bytes: [UInt8], temporaryDirectory directory: String) throws(SubprocessStartError) -> Int32 {
+        var template = Array((directory + "/kanban-input-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw SubprocessStartError(code: errno) }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                FileSystem.retrying { write(descriptor, buffer.baseAddress! + written, bytes.count - written) }
+            }
+            guard count > 0 else {
+                let code = errno
+                close(descriptor)
+                throw SubprocessStartError(code: code)
+            }
+            written += count
+        }
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw SubprocessStartError(code: code)
+        }
+        return descriptor
     }
 
     /// Starts `executable` in a process group of its own (so that a timeout can kill everything it started),

@@ -18,8 +18,8 @@ public protocol SyncProvider: Sendable {
     /// - Returns: The commit, or nil when nothing changed.
     func commitPendingChanges(message: CommitMessage?) throws(SyncError) -> CommitResult?
 
-    /// Brings in the upstream's changes, putting local commits on top of them. On a conflict it cannot resolve it
-    /// leaves everything as it was and throws ``SyncError/Code/conflict`` with the cards concerned.
+    /// Brings in the upstream's changes, merging the board card by card by rules that need no person. On a conflict
+    /// outside the board it leaves everything as it was and throws ``SyncError/Code/conflict``.
     func pull() throws(SyncError) -> PullResult
 
     /// Sends local commits to the upstream, never by force; when the upstream moved on, pulls and tries again.
@@ -79,8 +79,8 @@ public struct PullResult: Sendable, Hashable {
         case upToDate = "up-to-date"
         /// The branch had no commits of its own: it now points at the upstream.
         case fastForward = "fast-forward"
-        /// Local commits were replayed on top of the upstream.
-        case rebased
+        /// Both had new commits: a merge commit joins them, the board merged card by card.
+        case merged
         /// The upstream branch does not exist yet (a first push creates it).
         case noUpstreamBranch = "no-upstream-branch"
     }
@@ -89,13 +89,13 @@ public struct PullResult: Sendable, Hashable {
     public var kind: Kind
     /// Commits brought in from the upstream.
     public var incoming: Int
-    /// Local commits replayed on top of them.
+    /// Local commits the upstream did not have.
     public var replayed: Int
-    /// Cards that two people moved to different columns, and where each one ended up.
+    /// The cards a rule decided about, in slug order.
     public var resolutions: [CardResolution]
-    /// The commit that recorded ``resolutions`` after the pull, when one was needed.
+    /// The commit that recorded tidying after the pull (cards kept once, cards split out), when one was needed.
     public var resolutionCommit: CommitResult?
-    /// Whether uncommitted work stashed for the rebase could not be put back cleanly: it is kept in `git stash list`.
+    /// Whether uncommitted work put aside for the pull could not be put back cleanly: it is kept in `git stash list`.
     public var isStashKept = false
 
     /// Creates a result.
@@ -109,20 +109,45 @@ public struct PullResult: Sendable, Hashable {
     }
 }
 
-/// A card a pull merged by itself: two people changed it (and maybe moved it to two places); where it was kept.
+/// A card a pull decided about by a rule, because both sides changed it: what was decided, and where it is.
 public struct CardResolution: Sendable, Hashable {
-    /// The card's slug.
+    /// Which rule decided.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// Moved to two places: kept once, where the later version put it.
+        case placed
+        /// Both sides changed the same lines of the body: the later version's lines are in place, the other side's
+        /// kept in a marked section at the end of the body, for a person to tidy.
+        case keptText = "kept-text"
+        /// Deleted on one side and changed on the other after the delete: kept.
+        case keptAfterDelete = "kept-after-delete"
+        /// Deleted on one side; the other side's change was older than the delete and is dropped with the card.
+        case deleted
+        /// Another card with the same slug was added on the other side: this one (not pushed before) has a new slug.
+        case renamed
+        /// The card was in several places after an earlier `git merge`: kept once.
+        case keptOnce = "kept-once"
+        /// Another card was kept inside this one by git's merge driver: it is a card of its own again.
+        case split
+    }
+
+    /// The card's slug (before any renaming).
     public var slug: String
-    /// Where it is kept, relative to the board.
+    /// Where it is kept, relative to the board (where it was, for a deleted card).
     public var keptPath: String
-    /// The copies that were removed (none when only the contents were merged).
+    /// The copies that were removed.
     public var removedPaths: [String]
+    /// Which rule decided.
+    public var kind: Kind
+    /// The new slug of a renamed or split card.
+    public var newSlug: String?
 
     /// Creates a resolution.
-    public init(slug: String, keptPath: String, removedPaths: [String]) {
+    public init(slug: String, keptPath: String, removedPaths: [String], kind: Kind = .placed, newSlug: String? = nil) {
         self.slug = slug
         self.keptPath = keptPath
         self.removedPaths = removedPaths
+        self.kind = kind
+        self.newSlug = newSlug
     }
 }
 

@@ -13,8 +13,11 @@ enum MergeDriverCommand: KanbanCommand {
             The frontmatter merges key by key: a key one side changed takes that change; a key both changed takes \
             the value of the version with the later 'modified' (on a tie, the one whose column is further along \
             the board); labels merge as sets (added on either side kept, removed on either side removed); \
-            'column' and 'position' go together. The bodies merge with 'git merge-file': conflict markers are left \
-            only where both sides changed the same lines. The result replaces OURS.
+            'column' and 'position' go together. The bodies merge line by line; where both sides changed the same \
+            lines, the later version's lines stay and the other side's are kept in a marked section at the end of \
+            the card, for a person to tidy. Two different cards added under one name on both sides become one file \
+            holding the other card in a marked section, which 'kanban sync' or 'kanban doctor --fix' makes a card \
+            of its own. The result replaces OURS. It always gives a card: no conflict markers, no failure.
             """,
         arguments: [
             .required("base", help: "The common ancestor's version (git's %O)."),
@@ -23,8 +26,8 @@ enum MergeDriverCommand: KanbanCommand {
             .optional("path", help: "The card's path in the repository (git's %P), to find the board's columns."),
         ],
         exitStatuses: [
-            ExitStatusHelp(.success, "The card merged cleanly."),
-            ExitStatusHelp(conflictStatus, "Both sides changed the same body lines: conflict markers were left (or the merge failed)."),
+            ExitStatusHelp(.success, "The card merged (text both sides changed may be kept in a marked section)."),
+            ExitStatusHelp(conflictStatus, "A version could not be read or the result could not be written."),
             ExitStatusHelp(.usage, "The command line was wrong."),
         ])
 
@@ -34,18 +37,44 @@ enum MergeDriverCommand: KanbanCommand {
         let ours = try read(arguments.argument("ours") ?? "", context)
         let theirs = try read(arguments.argument("theirs") ?? "", context)
         let path = arguments.argument("path")
-        let outcome = try CardMerge.merge(base: base, ours: ours, theirs: theirs, columnOrder: columnOrder(near: path, context),
-                                          configuration: try context.gitConfiguration())
-        do {
-            try Data(outcome.bytes).write(to: URL(fileURLWithPath: oursPath), options: .atomic)
-        } catch {
-            throw CommandFailure(message: "cannot write the merged card to '\(oursPath)': \(error.localizedDescription)")
+        let name = path ?? oursPath
+        var note: String?
+        let merged: [UInt8]
+        if CardMerge.areTwoCards(base: base, ours: ours, theirs: theirs) {
+            // The card already pushed keeps the file; the local one is kept inside it. During a rebase the local
+            // commit is "theirs"; during a merge it is "ours".
+            let rebasing = isRebasing(context)
+            merged = CardMerge.keeping(rebasing ? theirs : ours, in: rebasing ? ours : theirs)
+            note = "two different cards were added under this name; the other one is kept inside it until 'kanban sync' or 'kanban doctor --fix' makes it a card of its own"
+        } else {
+            do {
+                let outcome = try CardMerge.merge(base: base, ours: ours, theirs: theirs, columnOrder: columnOrder(near: path, context),
+                                                  configuration: try context.gitConfiguration())
+                merged = outcome.bytes
+                if outcome.keepsText {
+                    note = "both sides changed the same lines; the later version's are in place and the other side's are kept at the end of the card"
+                }
+            } catch {
+                // git could not be run: keep both versions whole rather than fail the merge.
+                merged = Array(KeptText.appending(String(decoding: theirs, as: UTF8.self), as: .conflict,
+                                                  to: String(decoding: ours, as: UTF8.self)).utf8)
+                note = "could not merge (\(error)); the other side's version is kept at the end of the card"
+            }
         }
-        guard !outcome.hasConflicts else {
-            context.errorOutput.writeLine("kanban merge-driver: \(path ?? oursPath): both sides changed the same lines of the body; conflict markers left")
+        do {
+            try Data(merged).write(to: URL(fileURLWithPath: oursPath), options: .atomic)
+        } catch {
+            context.reportFailure("cannot write the merged card to '\(oursPath)': \(error.localizedDescription)")
             return conflictStatus
         }
+        if let note, !context.isQuiet { context.errorOutput.writeLine("kanban merge-driver: \(name): \(note)") }
         return .success
+    }
+
+    /// Whether git is in the middle of a rebase in the current directory's repository.
+    private static func isRebasing(_ context: CommandContext) -> Bool {
+        guard let configuration = try? context.gitConfiguration() else { return false }
+        return GitSyncProvider.isRebasing(in: context.currentDirectory, configuration: configuration)
     }
 
     private static func read(_ path: String, _ context: CommandContext) throws -> [UInt8] {

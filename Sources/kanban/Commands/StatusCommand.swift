@@ -8,11 +8,13 @@ enum StatusCommand: KanbanCommand {
         discussion: """
             Says whether the board is in a git repository, the branch and its upstream (commits ahead and behind, \
             as of the last fetch), an operation in progress, and the cards changed since the last commit: added, \
-            moved, reordered, edited, archived, unarchived, deleted. A board outside git works; it just does not sync.
+            moved, reordered, edited, archived, unarchived, deleted. Cards a merge left for a person to tidy are \
+            named: text kept from an edit made at the same time, another card kept inside one, git conflict \
+            markers ('kanban doctor' shows the same). A board outside git works; it just does not sync.
 
             --json prints {"state", "branch", "detached", "upstream", "remotes", "ahead", "behind", "operation", \
             "clean", "boardChanged", "changes": [{"kind", "slug", "title", "column", "from", "path", "previousPath", \
-            "fields"}], "conflicts", "problems"}; "state" is "ready", "not-a-repository" or "git-not-installed".
+            "fields"}], "conflicts", "problems", "toTidy": [{"path", "line", "code", "message"}]}; "state" is "ready", "not-a-repository" or "git-not-installed".
             """,
         options: [CommonOptions.json])
 
@@ -20,8 +22,9 @@ enum StatusCommand: KanbanCommand {
         let provider = try context.syncProvider()
         let status = try provider.status()
         let board = try? provider.store.loadBoard()
+        let toTidy = cardsToTidy(provider.store)
         if arguments.flag("json") {
-            context.printJSON(json(status))
+            context.printJSON(json(status, toTidy: toTidy))
             return .success
         }
         let stylist = context.stylist
@@ -56,6 +59,12 @@ enum StatusCommand: KanbanCommand {
         if !status.conflictedPaths.isEmpty {
             context.print("Unresolved conflicts:")
             for path in status.conflictedPaths { context.print("  " + stylist.apply(.red, to: path)) }
+        }
+        if !toTidy.isEmpty {
+            context.print("Cards a merge left to tidy by hand:")
+            for finding in toTidy {
+                context.print("  " + stylist.apply(.yellow, to: finding.location.description) + "  " + finding.message)
+            }
         }
         guard status.hasUncommittedChanges else {
             context.print("Nothing to commit: the board is as the last commit has it.")
@@ -107,8 +116,14 @@ enum StatusCommand: KanbanCommand {
         }
     }
 
+    /// What a merge left in cards for a person: kept text, kept cards and conflict markers, as `kanban doctor` finds them.
+    static func cardsToTidy(_ store: BoardStore) -> [Diagnostic] {
+        let codes: Set<Diagnostic.Code> = [.keptText, .keptCard, .conflictMarkers]
+        return ((try? store.check()) ?? []).filter { codes.contains($0.code) }
+    }
+
     /// The documented `--json` shape.
-    static func json(_ status: SyncStatus) -> JSON {
+    static func json(_ status: SyncStatus, toTidy: [Diagnostic] = []) -> JSON {
         func optional(_ text: String?) -> JSON { text.map(JSON.string) ?? .null }
         return .object([
             "state": .string(status.availability.rawValue),
@@ -135,6 +150,14 @@ enum StatusCommand: KanbanCommand {
             }),
             "conflicts": .array(status.conflictedPaths.map(JSON.string)),
             "problems": .array(status.problems.map { .string($0.rawValue) }),
+            "toTidy": .array(toTidy.map { finding in
+                .object([
+                    "path": .string(finding.location.path),
+                    "line": finding.location.line.map { .number(String($0)) } ?? .null,
+                    "code": .string(finding.code.rawValue),
+                    "message": .string(finding.message),
+                ])
+            }),
         ])
     }
 }

@@ -9,14 +9,21 @@ enum SyncCommand: KanbanCommand {
         abstract: "Commit the board's changes, pull other people's, push yours.",
         discussion: """
             1. Commits every uncommitted change of the board (cards and board.md, never other files) as one commit \
-            describing them. 2. Fetches the upstream and fast-forwards, or rebases your commits onto it (other \
-            uncommitted work is stashed for the rebase and put back). 3. Pushes, never by force; when the upstream \
-            moved on meanwhile, pulls and tries again.
+            describing them. 2. Fetches the upstream and fast-forwards, or merges it card by card in a merge commit \
+            (other uncommitted work is put aside for the merge and put back). 3. Pushes, never by force; when \
+            someone pushed meanwhile, fetches, merges and tries again (up to 10 times, waiting a little longer each \
+            time).
 
-            A card two people moved to different columns ends up in one: where the version with the later \
-            'modified' time put it; on a tie, the column further along the board. Any other conflict stops the \
-            sync with everything as it was before it (your commits, your files) and lists the cards concerned. \
-            Set up 'kanban git-setup' so that two edits of one card merge key by key instead of conflicting.
+            The merge never stops on a card. A key one side changed takes that change; a key both changed takes the \
+            later 'modified' (labels merge as sets); a card moved to two places goes where the later change put it; \
+            a card deleted on one side stays deleted unless the other side changed it after the delete; two cards \
+            added under one name both stay, the one not yet pushed taking the next free name. Where both sides \
+            changed the same lines of a body, the later version's lines stay in place and the other side's are kept \
+            in a marked section at the end of the card: the sync succeeds with a warning, and 'kanban status' and \
+            'kanban doctor' name the card until someone tidies it. The same rules give the same board on every \
+            clone, whoever syncs first (FORMAT.md, "Sync"). Only a conflict in files outside the board stops the \
+            sync, with everything as it was before it. 'kanban git-setup' makes plain 'git pull' and 'git merge' \
+            merge cards the same way, as far as git lets a merge driver decide.
 
             Remote calls give up after KANBAN_GIT_TIMEOUT seconds (default 60). git is $KANBAN_GIT, else git on PATH.
             """,
@@ -26,7 +33,7 @@ enum SyncCommand: KanbanCommand {
         exitStatuses: [
             ExitStatusHelp(.success, "The board is committed and in sync with its upstream."),
             ExitStatusHelp(.failure, "A step failed (no repository, no remote or upstream, no identity, a hook, a lock, a timeout, a refused push); the reason was written to standard error and nothing was lost."),
-            ExitStatusHelp(conflictStatus, "Your changes conflict with the upstream's; nothing was changed, the cards are listed."),
+            ExitStatusHelp(conflictStatus, "Your changes and the upstream's conflict in files outside the board; nothing was changed, the files are listed."),
             ExitStatusHelp(.usage, "The command line was wrong."),
         ])
 
@@ -83,14 +90,17 @@ enum SyncCommand: KanbanCommand {
             context.say("\(upstream) does not exist yet; the push creates it")
         case .fastForward:
             context.say("pulled \(commits(pull.incoming)) from \(upstream)")
-        case .rebased:
-            context.say("pulled \(commits(pull.incoming)) from \(upstream) and put your \(pull.replayed == 1 ? "commit" : commits(pull.replayed)) on top")
+        case .merged:
+            context.say("pulled \(commits(pull.incoming)) from \(upstream) and merged them with your \(pull.replayed == 1 ? "commit" : commits(pull.replayed))")
         }
+        let board = try? context.store().loadBoard()
         for resolution in pull.resolutions {
-            if resolution.removedPaths.isEmpty {
-                context.say("merged both sides' changes to \(resolution.slug) key by key")
+            let line = GitSyncProvider.describe(resolution, board: board)
+            if resolution.kind == .keptText {
+                // A person has to look at this card: said where it is seen even with --quiet.
+                context.errorOutput.writeLine("\(context.errorStylist.apply(.bold + .yellow, to: "warning")): \(line) (\(resolution.keptPath))")
             } else {
-                context.say("kept \(resolution.slug) once, in \(resolution.keptPath) (it was moved to two places)")
+                context.say(line)
             }
         }
         if let commit = pull.resolutionCommit { context.noteCommit(commit) }

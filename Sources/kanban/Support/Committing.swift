@@ -26,6 +26,19 @@ extension CommandContext {
         GitSyncProvider(store: try store(), configuration: try gitConfiguration())
     }
 
+    /// Throws the reason a commit asked for cannot be made (no repository, a detached HEAD, a git operation under
+    /// way), before anything is changed; a board outside git with `autocommit: true` is fine (it warns later).
+    func requireCommitPossible(_ request: CommitRequest) throws {
+        do {
+            try syncProvider().requireCommitPossible()
+        } catch let error as SyncError where request == .boardSetting && (error.code == .notARepository || error.code == .gitNotInstalled) {
+            return
+        } catch var error as SyncError {
+            error.hint = (error.hint.map { $0 + "\n" } ?? "") + "Nothing was changed."
+            throw error
+        }
+    }
+
     /// Whether this command's change is to be committed: `--commit`, else `KANBAN_COMMIT` (`1`/`true`/`yes` on,
     /// `0`/`false`/`no` off), else `autocommit: true` in board.md.
     func commitRequest(board: Board?) -> CommitRequest? {

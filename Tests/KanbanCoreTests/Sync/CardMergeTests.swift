@@ -23,11 +23,11 @@ extension SyncTests {
                 """.utf8)
         }
 
-        private func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8]) throws -> (text: String, hasConflicts: Bool) {
+        private func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8]) throws -> (text: String, keepsText: Bool) {
             try withGitSandbox { sandbox in
                 let outcome = try CardMerge.merge(base: base, ours: ours, theirs: theirs, columnOrder: columns,
                                                   configuration: sandbox.configuration())
-                return (String(decoding: outcome.bytes, as: UTF8.self), outcome.hasConflicts)
+                return (String(decoding: outcome.bytes, as: UTF8.self), outcome.keepsText)
             }
         }
 
@@ -40,7 +40,7 @@ extension SyncTests {
             let ours = card(extra: "due: 2026-02-01\n")
             let theirs = card(column: "done", position: "a5", modified: "2026-01-06T10:00:00Z")
             let result = try merge(base: base, ours: ours, theirs: theirs)
-            #expect(!result.hasConflicts)
+            #expect(!result.keepsText)
             #expect(value("column", in: result.text) == "done")
             #expect(value("position", in: result.text) == "a5")
             #expect(value("due", in: result.text) == "2026-02-01")
@@ -53,7 +53,7 @@ extension SyncTests {
             let early = card(modified: "2026-01-06T10:00:00Z", extra: "assignee: ana\n")
             let late = card(modified: "2026-01-07T10:00:00Z", extra: "assignee: ben\n")
             let result = try merge(base: base, ours: oursIsLater ? late : early, theirs: oursIsLater ? early : late)
-            #expect(!result.hasConflicts)
+            #expect(!result.keepsText)
             #expect(value("assignee", in: result.text) == "ben")
             #expect(value("modified", in: result.text) == "2026-01-07T10:00:00Z")
         }
@@ -93,21 +93,40 @@ extension SyncTests {
             let ours = card(body: "Line one, edited\nLine two\nLine three\n")
             let theirs = card(body: "Line one\nLine two\nLine three, edited\n")
             let result = try merge(base: base, ours: ours, theirs: theirs)
-            #expect(!result.hasConflicts)
+            #expect(!result.keepsText)
             #expect(result.text.hasSuffix("Line one, edited\nLine two\nLine three, edited\n"))
         }
 
-        @Test func leavesMarkersOnlyWhereBothChangedTheSameLines() throws {
+        @Test(arguments: [true, false])
+        func keepsTheLosingLinesInASectionWhereBothChangedTheSameLines(benIsLater: Bool) throws {
             let base = card()
-            let ours = card(labels: "[bug, ui]", body: "Line one\nLine two by ana\nLine three\n")
-            let theirs = card(body: "Line one\nLine two by ben\nLine three\n")
+            let ana = card(modified: benIsLater ? "2026-01-06T10:00:00Z" : "2026-01-08T10:00:00Z", labels: "[bug, ui]",
+                           body: "Line one\nLine two by ana\nLine three\n")
+            let ben = card(modified: benIsLater ? "2026-01-07T10:00:00Z" : "2026-01-05T10:00:00Z",
+                           body: "Line one\nLine two by ben\nLine three\n")
+            // Whichever side merges, the later version's line is in place and the other's is kept in a section.
+            for (ours, theirs) in [(ana, ben), (ben, ana)] {
+                let result = try merge(base: base, ours: ours, theirs: theirs)
+                #expect(result.keepsText)
+                #expect(value("labels", in: result.text) == "[bug, ui]")
+                #expect(!result.text.contains("<<<<<<<") && !result.text.contains(">>>>>>>"))
+                let document = try FrontmatterDocument(bytes: Array(result.text.utf8))
+                #expect(document.value(forKey: "title")?.string == "Fix login bug")
+                let (winner, loser) = benIsLater ? ("Line two by ben", "Line two by ana") : ("Line two by ana", "Line two by ben")
+                let sections = try #require(KeptText.sections(of: .conflict, in: document.body))
+                #expect(sections.rest == "Line one\n\(winner)\nLine three\n")
+                #expect(sections.texts == ["\(loser)\n"])
+            }
+        }
+
+        @Test func keepsBothBodiesOfFilesGitCallsBinary() throws {
+            let base = card(body: "plain\n")
+            let ours = card(modified: "2026-01-07T10:00:00Z", body: "ours\u{0}with a NUL\n")
+            let theirs = card(modified: "2026-01-06T10:00:00Z", body: "theirs\u{0}too\n")
             let result = try merge(base: base, ours: ours, theirs: theirs)
-            #expect(result.hasConflicts)
-            #expect(value("labels", in: result.text) == "[bug, ui]")
-            #expect(result.text.contains("<<<<<<< ours\nLine two by ana\n=======\nLine two by ben\n>>>>>>> theirs\n"))
-            // The frontmatter stays parseable: the markers are in the body.
-            let document = try FrontmatterDocument(bytes: Array(result.text.utf8))
-            #expect(document.value(forKey: "title")?.string == "Fix login bug")
+            #expect(result.keepsText)
+            #expect(result.text.contains("ours\u{0}with a NUL"))
+            #expect(result.text.contains("theirs\u{0}too"))
         }
 
         @Test func mergesFilesWithoutFrontmatterAsText() throws {
@@ -115,16 +134,24 @@ extension SyncTests {
             let ours = Array("# Notes\n\nONE\ntwo\nthree\n".utf8)
             let theirs = Array("# Notes\n\none\ntwo\nTHREE\n".utf8)
             let result = try merge(base: base, ours: ours, theirs: theirs)
-            #expect(!result.hasConflicts)
+            #expect(!result.keepsText)
             #expect(result.text == "# Notes\n\nONE\ntwo\nTHREE\n")
         }
 
-        @Test func refusesToMergeTwoDifferentCardsThatShareAName() throws {
+        @Test func tellsTwoDifferentCardsThatShareANameAndKeepsOneInsideTheOther() throws {
             let ours = card()
             let theirs = Array(String(decoding: card(), as: UTF8.self)
                 .replacingOccurrences(of: "created: 2026-01-01T09:00:00Z", with: "created: 2026-01-02T09:00:00Z").utf8)
-            let result = try merge(base: [], ours: ours, theirs: theirs)
-            #expect(result.hasConflicts)
+            #expect(CardMerge.areTwoCards(base: [], ours: ours, theirs: theirs))
+            #expect(!CardMerge.areTwoCards(base: [], ours: ours, theirs: ours))
+            #expect(!CardMerge.areTwoCards(base: card(body: "x\n"), ours: ours, theirs: theirs))
+            let kept = CardMerge.keeping(theirs, in: ours)
+            let document = try FrontmatterDocument(bytes: kept)
+            #expect(document.value(forKey: "created")?.string == "2026-01-01T09:00:00Z")
+            let sections = try #require(KeptText.sections(of: .otherCard, in: document.body))
+            #expect(sections.texts == [String(decoding: theirs, as: UTF8.self)])
+            #expect(sections.rest == "Line one\nLine two\nLine three\n")
+            #expect(KeptText.firstSection(of: .otherCard, in: kept) == 14)
         }
 
         @Test func prefersTheLaterVersionSymmetrically() {

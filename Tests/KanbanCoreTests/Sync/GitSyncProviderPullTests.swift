@@ -30,7 +30,7 @@ extension SyncTests {
             }
         }
 
-        @Test func rebasesLocalCommitsKeepingOtherWorkAsItWas() throws {
+        @Test func mergesLocalCommitsKeepingOtherWorkAsItWas() throws {
             try withGitSandbox { sandbox in
                 let (ana, ben) = try sandbox.makeSharedBoard()
                 let anaSync = sandbox.provider(ana)
@@ -48,21 +48,22 @@ extension SyncTests {
                 try sandbox.write("untracked\n", to: ben.directory + "/scratch.txt")
 
                 let pulled = try benSync.pull()
-                #expect(pulled.kind == .rebased)
+                #expect(pulled.kind == .merged)
                 #expect(pulled.incoming == 1)
                 #expect(pulled.replayed == 2)
                 #expect(try sandbox.run(["status", "--porcelain"], in: ben.directory).output.split(separator: "\n").sorted()
                             == [" M .gitignore", "?? scratch.txt", "A  staged.txt"])
                 #expect(Set(try ben.load().cards.map(\.slug)) == ["from-ana", "from-ben"])
-                #expect(try benSync.push().pushed == 2)
-                #expect(try sandbox.git(["log", "--format=%s", "origin/main"], in: ben.directory)
-                            == "ignore\nAdd \"From Ben\" to To Do\nAdd \"From Ana\" to To Do\nStart")
+                #expect(try benSync.push().pushed == 3)
+                #expect(try sandbox.git(["log", "--format=%s", "--first-parent", "origin/main"], in: ben.directory)
+                            == "Merge origin/main into main\nignore\nAdd \"From Ben\" to To Do\nStart")
+                #expect(try sandbox.git(["log", "--format=%s", "-1", "origin/main^2"], in: ben.directory) == "Add \"From Ana\" to To Do")
             }
         }
 
-        @Test func abortsItsRebaseOnAConflictAndReportsTheCard() throws {
+        @Test func keepsBothTextsOfLinesBothSidesChangedAndSaysWhichCard() throws {
             try withGitSandbox { sandbox in
-                let (ana, ben) = try sandbox.makeSharedBoard()
+                let (ana, ben) = try sandbox.makeSharedBoard(clockGap: 600)
                 let anaSync = sandbox.provider(ana)
                 let benSync = sandbox.provider(ben)
                 try commit(try ana.createCard(title: "Shared", in: "todo", body: "Steps:\n1. Open\n2. Close\n"), anaSync)
@@ -70,27 +71,25 @@ extension SyncTests {
                 _ = try benSync.pull()
                 try commit(try ana.updateCard("shared", CardUpdate(body: "Steps:\n1. Open the app\n2. Close\n")), anaSync)
                 _ = try anaSync.push()
+                // Ben's clock is ten minutes ahead: his edit is the later one.
                 try commit(try ben.updateCard("shared", CardUpdate(body: "Steps:\n1. Open the window\n2. Close\n")), benSync)
                 try sandbox.write("mine\n", to: ben.directory + "/untracked.txt")
-                let head = try sandbox.git(["rev-parse", "HEAD"], in: ben.directory)
-                let before = try sandbox.read(ben.directory + "/cards/todo/shared.md")
-                do {
-                    _ = try benSync.pull()
-                    Issue.record("a conflicting pull succeeded")
-                } catch let error as SyncError {
-                    #expect(error.code == .conflict)
-                    #expect(error.conflicts.map(\.path) == ["cards/todo/shared.md"])
-                    #expect(error.conflicts.first?.slug == "shared")
-                    #expect(error.conflicts.first?.title == "Shared")
-                    #expect(error.message.contains("card 'shared'"))
-                } catch {
-                    Issue.record("unexpected error: \(error)")
-                }
-                #expect(try sandbox.git(["rev-parse", "HEAD"], in: ben.directory) == head)
-                #expect(try sandbox.read(ben.directory + "/cards/todo/shared.md") == before)
+
+                let pulled = try benSync.pull()
+                #expect(pulled.kind == .merged)
+                #expect(pulled.resolutions.map(\.kind) == [.keptText])
+                #expect(pulled.resolutions.map(\.keptPath) == ["cards/todo/shared.md"])
+                let body = try ben.body(of: try ben.card("shared"))
+                let kept = try #require(KeptText.sections(of: .conflict, in: body))
+                #expect(kept.rest == "Steps:\n1. Open the window\n2. Close\n")
+                #expect(kept.texts == ["1. Open the app\n"])
                 #expect(try sandbox.read(ben.directory + "/untracked.txt") == "mine\n")
                 #expect(try benSync.status().operationInProgress == nil)
                 #expect(try benSync.status().isClean)
+                // Ana gets the same card, whichever way round the merge ran.
+                _ = try benSync.push()
+                _ = try anaSync.pull()
+                #expect(try sandbox.read(ana.directory + "/cards/todo/shared.md") == (try sandbox.read(ben.directory + "/cards/todo/shared.md")))
             }
         }
 
@@ -110,7 +109,7 @@ extension SyncTests {
                 try commit(try ben.updateCard("fix-login-bug", CardUpdate(body: "Found it.")), benSync)
 
                 let pulled = try benSync.pull()
-                #expect(pulled.kind == .rebased)
+                #expect(pulled.kind == .merged)
                 #expect(pulled.resolutions.map(\.slug).contains("fix-login-bug"))
                 _ = try benSync.push()
                 _ = try anaSync.pull()
@@ -144,8 +143,9 @@ extension SyncTests {
                 }
                 _ = try anaSync.push()
                 let pulled = try benSync.pull()
-                #expect(pulled.resolutions.map(\.slug) == ["tiny"])
-                #expect(pulled.resolutionCommit?.message.subject == "Resolve \"tiny\": keep in Done")
+                #expect(pulled.resolutions.map(\.slug) == ["tiny", "tiny"])
+                #expect(pulled.resolutions.map(\.kind) == [.placed, .keptText])
+                #expect(try sandbox.git(["log", "-1", "--format=%s%n%b"], in: ben.directory).contains("tiny: moved to two places; kept in Done"))
                 #expect(try ben.load(.all).cards.filter { $0.slug == "tiny" }.map(\.path) == ["cards/done/tiny.md"])
                 #expect(try benSync.status().isClean)
             }
@@ -161,8 +161,8 @@ extension SyncTests {
                 _ = try anaSync.push()
                 // Ben pushes without pulling: rejected as not a fast-forward, so the push pulls and tries again.
                 let pushed = try benSync.push()
-                #expect(pushed.pushed == 1)
-                #expect(pushed.pulls.map(\.kind) == [.rebased])
+                #expect(pushed.pushed == 2)
+                #expect(pushed.pulls.map(\.kind) == [.merged])
                 #expect(try sandbox.git(["rev-parse", "HEAD"], in: ben.directory) == (try sandbox.git(["rev-parse", "origin/main"], in: ben.directory)))
             }
         }
@@ -268,7 +268,7 @@ extension SyncTests {
                 try commit(try ben.createCard(title: "From Ben"), sandbox.provider(ben))
                 try sandbox.write("ben's notes, not committed\n", to: ben.directory + "/notes.txt")
                 let pulled = try sandbox.provider(ben).pull()
-                #expect(pulled.kind == .rebased)
+                #expect(pulled.kind == .merged)
                 #expect(pulled.isStashKept)
                 #expect(try sandbox.git(["stash", "list"], in: ben.directory).contains("autostash"))
                 #expect(try sandbox.git(["stash", "show", "-p"], in: ben.directory).contains("+ben's notes, not committed"))

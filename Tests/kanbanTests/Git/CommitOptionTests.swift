@@ -123,16 +123,16 @@ extension GitTests {
             }
         }
 
-        @Test func failsWhenAskedToCommitOutsideGitButKeepsTheChange() throws {
+        @Test func refusesToCommitOutsideGitBeforeChangingAnything() throws {
             try withGitWorkspace { workspace in
                 let plain = workspace.root + "/plain"
                 #expect(try workspace.kanban(["init", plain], in: workspace.root).status == 0)
                 let result = try workspace.kanban(["add", "Somewhere", "--commit"], in: plain)
                 #expect(result.status == 1)
-                #expect(result.stdout == "cards/todo/somewhere.md\n")
+                #expect(result.stdout == "")
                 #expect(result.stderr.contains("error: the board is not in a git repository"))
-                #expect(result.stderr.contains("The change itself was made"))
-                #expect(workspace.exists(plain + "/cards/todo/somewhere.md"))
+                #expect(result.stderr.contains("Nothing was changed."))
+                #expect(!workspace.exists(plain + "/cards/todo/somewhere.md"))
 
                 // The board's own setting only warns: a copy of the board outside git still works.
                 let board = try workspace.read(plain + "/board.md")

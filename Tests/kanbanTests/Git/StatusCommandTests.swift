@@ -31,7 +31,7 @@ extension GitTests {
                 #expect(json.status == 0)
                 let value = try decodeJSON(JSONValue.self, from: json.stdout)
                 #expect(value.keys == ["ahead", "behind", "boardChanged", "branch", "changes", "clean", "conflicts", "detached",
-                                       "operation", "problems", "remotes", "state", "upstream"])
+                                       "operation", "problems", "remotes", "state", "toTidy", "upstream"])
                 #expect(value["state"] == .string("ready"))
                 #expect(value["ahead"] == .number(3))
                 #expect(value["clean"] == .bool(false))

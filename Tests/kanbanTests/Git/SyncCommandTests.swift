@@ -190,7 +190,7 @@ extension GitTests {
             }
         }
 
-        @Test func stopsOnAConflictWithEverythingAsItWas() throws {
+        @Test func keepsBothTextsWhenBothChangedTheSameLinesAndNamesTheCard() throws {
             try withGitWorkspace { workspace in
                 let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
                 #expect(try workspace.kanban(["add", "Shared", "--body", "Steps:\n1. Open\n2. Close\n"], in: ana).status == 0)
@@ -200,17 +200,50 @@ extension GitTests {
                 #expect(try workspace.kanban(["sync"], in: ana).status == 0)
                 #expect(try workspace.kanban(["set", "shared", "--body", "Steps:\n1. Open the window\n2. Close\n"], in: ben).status == 0)
                 try workspace.write("draft\n", to: ben + "/notes.txt")
-                let before = try workspace.read(ben + "/cards/todo/shared.md")
 
                 let result = try workspace.kanban(["sync"], in: ben)
-                #expect(result.status == 2, "\(result)")
-                #expect(result.stderr.contains("error: your changes and the upstream's conflict on card 'shared'; nothing was changed"))
-                #expect(result.stderr.contains("  conflict: cards/todo/shared.md (\"Shared\", shared)"))
-                #expect(try workspace.read(ben + "/cards/todo/shared.md") == before)
+                #expect(result.status == 0, "\(result)")
+                #expect(result.stderr.contains("warning: shared: both sides changed the same lines; the other side's text is kept at the end of the card"),
+                        "\(result)")
+                let card = try workspace.read(ben + "/cards/todo/shared.md")
+                #expect(card.contains("1. Open the app\n") && card.contains("1. Open the window\n"), "\(card)")
+                #expect(card.contains("<!-- kanban: conflict start -->") && !card.contains("<<<<<<<"))
                 #expect(try workspace.read(ben + "/notes.txt") == "draft\n")
                 #expect(try workspace.git(["status", "--porcelain"], in: ben) == "?? notes.txt")
-                #expect(!workspace.exists(ben + "/.git/rebase-merge"))
-                #expect(try workspace.subjects(in: ben, count: 1) == ["Edit \"Shared\" (body)"])
+
+                // Both clones end with the same card, and status and doctor name it until someone tidies it.
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.read(ana + "/cards/todo/shared.md") == card)
+                let status = try workspace.kanban(["status"], in: ana)
+                #expect(status.stdout.contains("Cards a merge left to tidy by hand:\n  cards/todo/shared.md:"), "\(status)")
+                let json = try workspace.kanban(["status", "--json"], in: ana)
+                #expect(json.stdout.contains("\"code\": \"kept-text\""), "\(json)")
+                let doctor = try workspace.kanban(["doctor"], in: ana)
+                #expect(doctor.status == 0)
+                #expect(doctor.stdout.contains("cards/todo/shared.md:"))
+                #expect(doctor.stdout.contains("warning: a merge kept the other side's text"))
+            }
+        }
+
+        @Test func stopsOnAConflictOutsideTheBoardWithEverythingAsItWas() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                for (clone, text) in [(ana, "ana's plan\n"), (ben, "ben's plan\n")] {
+                    try workspace.write(text, to: clone + "/plan.txt")
+                    try workspace.git(["add", "plan.txt"], in: clone)
+                    try workspace.git(["commit", "--quiet", "-m", "Plan"], in: clone)
+                }
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.kanban(["add", "Mine"], in: ben).status == 0)
+                let result = try workspace.kanban(["sync"], in: ben)
+                #expect(result.status == 2, "\(result)")
+                #expect(result.stderr.contains("error: your changes and the upstream's conflict in files outside the board: plan.txt; nothing was changed"),
+                        "\(result)")
+                // Ben's card change is committed (sync commits first), and nothing else moved.
+                #expect(try workspace.subjects(in: ben, count: 2) == ["Add \"Mine\" to To Do", "Plan"])
+                #expect(try workspace.read(ben + "/plan.txt") == "ben's plan\n")
+                #expect(try workspace.git(["status", "--porcelain"], in: ben) == "")
+                #expect(!workspace.exists(ben + "/.git/MERGE_HEAD"))
             }
         }
 

@@ -1,0 +1,268 @@
+import Foundation
+
+/// The merge of two versions of a board against the version both started from, card by card: what `kanban sync`
+/// commits when the local branch and its upstream both changed the board.
+///
+/// git merges files by path and guesses moves from content, so a card moved on one side and edited on the other, or
+/// moved out of a column that then disappears, confuses it. A card's identity is its slug: here each card is found by
+/// slug wherever it is in each version, and one rule decides every case, the same on every machine:
+///
+/// - changed on one side only: that side's version (moved, archived, edited, deleted);
+/// - changed on both: the contents merge key by key and line by line (``CardMerge``); the card goes where the side
+///   that moved it put it, and where both moved it, where the later version (`modified`) put it;
+/// - deleted on one side and changed on the other: deleted, unless the change is later than the commit that deleted
+///   it (then kept, and said so);
+/// - added on both sides under one slug: two cards, unless the files are the same; the local one (not yet pushed)
+///   takes the next free slug, so that a slug others already have never changes;
+/// - `board.md`: merged line by line; where both changed the same lines, column by column and label by label, the
+///   upstream's value winning where both changed the same one.
+///
+/// The merge works on file contents alone; reading them from git and committing the result is the caller's part.
+package struct BoardMerge {
+    /// The files the merge owns (`board.md`, cards and archived cards, relative to the board), with their bytes.
+    package typealias Files = [String: [UInt8]]
+
+    /// One side of the merge.
+    package enum Side: Sendable {
+        /// The local branch, whose unpushed work this is.
+        case ours
+        /// The upstream, which others already have.
+        case theirs
+    }
+
+    /// The merged files and what was decided about each card that needed a rule.
+    package struct Result: Sendable {
+        package var files: Files
+        package var resolutions: [CardResolution]
+    }
+
+    /// When a side deleted a card: the time of the commit that removed it there; nil when unknown.
+    var deletionTime: (Side, String) -> Date?
+    /// How to run `git merge-file`.
+    var configuration: GitConfiguration
+
+    package init(configuration: GitConfiguration, deletionTime: @escaping (Side, String) -> Date?) {
+        self.configuration = configuration
+        self.deletionTime = deletionTime
+    }
+
+    /// One version of a card.
+    struct Version: Equatable {
+        var path: String
+        var bytes: [UInt8]
+        var file: CardFile
+    }
+
+    /// Merges `ours` and `theirs`, both descended from `base`.
+    /// - Parameter otherSlugs: Slugs of cards not given (decided elsewhere), which a renamed card must not take.
+    package func merge(base: Files, ours: Files, theirs: Files, otherSlugs: Set<String> = []) throws(SyncError) -> Result {
+        var files: Files = [:]
+        var resolutions: [CardResolution] = []
+
+        let boardPath = BoardFile.path
+        if let merged = try mergeBoardFile(base: base[boardPath], ours: ours[boardPath], theirs: theirs[boardPath]) {
+            files[boardPath] = merged
+        }
+        let columnOrder = files[boardPath].flatMap { try? BoardFile(bytes: $0).board.columns.map(\.id) } ?? []
+
+        let bySlug = [base, ours, theirs].map(Self.cardsBySlug)
+        let slugs = Set(bySlug[0].keys).union(bySlug[1].keys).union(bySlug[2].keys).sorted { $0.utf8Precedes($1) }
+        // Every slug any version has, so that a renamed card takes one nobody uses.
+        var taken = Set((slugs + otherSlugs).map(Slug.collisionKey))
+        var renamed: [Version] = []
+        for slug in slugs {
+            let paths = bySlug.map { $0[slug] ?? [] }
+            if paths.contains(where: { $0.count > 1 }) {
+                // A slug already on two paths (two cards, or a copy) in some version: merged path by path.
+                for path in Set(paths.flatMap { $0 }).sorted(by: { $0.utf8Precedes($1) }) {
+                    if let bytes = try mergeByPath(base: base[path], ours: ours[path], theirs: theirs[path], columnOrder: columnOrder) {
+                        files[path] = bytes
+                    }
+                }
+                continue
+            }
+            func version(_ files: Files, _ paths: [String]) -> Version? {
+                guard let path = paths.first, let bytes = files[path], let file = BoardPath(path)?.card else { return nil }
+                return Version(path: path, bytes: bytes, file: file)
+            }
+            let b = version(base, paths[0])
+            let o = version(ours, paths[1])
+            let t = version(theirs, paths[2])
+            switch (o, t) {
+            case let (o?, t?) where o == t:
+                files[o.path] = o.bytes
+            case let (o, t) where o == b:
+                if let t { files[t.path] = t.bytes }
+            case let (o, t) where t == b:
+                if let o { files[o.path] = o.bytes }
+            case let (o?, t?):
+                guard let b else {
+                    // Two cards added under one slug: the upstream's keeps it.
+                    files[t.path] = t.bytes
+                    renamed.append(o)
+                    continue
+                }
+                let merged = try mergeChanged(base: b, ours: o, theirs: t, columnOrder: columnOrder)
+                files[merged.version.path] = merged.version.bytes
+                resolutions += merged.resolutions
+            case let (nil, t?):
+                if let resolution = try keepOrDelete(slug, changed: t, deletedBy: .ours, into: &files) { resolutions.append(resolution) }
+            case let (o?, nil):
+                if let resolution = try keepOrDelete(slug, changed: o, deletedBy: .theirs, into: &files) { resolutions.append(resolution) }
+            case (nil, nil):
+                break  // deleted on both sides
+            }
+        }
+        for version in renamed {
+            let newSlug = Slug.unique(version.file.slug) { taken.contains(Slug.collisionKey($0)) }
+            taken.insert(Slug.collisionKey(newSlug))
+            let path = Self.path(of: version.file, renamedTo: newSlug)
+            files[path] = version.bytes
+            resolutions.append(CardResolution(slug: version.file.slug, keptPath: path, removedPaths: [], kind: .renamed, newSlug: newSlug))
+        }
+        return Result(files: files, resolutions: resolutions)
+    }
+
+    // MARK: Cards
+
+    /// The card paths of `files` by slug.
+    static func cardsBySlug(_ files: Files) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for path in files.keys {
+            if let file = BoardPath(path)?.card { result[file.slug, default: []].append(path) }
+        }
+        for key in result.keys { result[key]?.sort { $0.utf8Precedes($1) } }
+        return result
+    }
+
+    /// `file`'s path with the slug `slug`: `cards/todo/x-2.md`, or `archive/2026-01-05-x-2.md`.
+    static func path(of file: CardFile, renamedTo slug: String) -> String {
+        if let column = file.directoryColumn { return "cards/\(column)/\(slug).md" }
+        return "archive/" + (file.archivedOn.map { $0 + "-" } ?? "") + slug + ".md"
+    }
+
+    /// A card both sides changed: the merged contents, in the place the rules choose.
+    private func mergeChanged(base: Version, ours: Version, theirs: Version,
+                              columnOrder: [String]) throws(SyncError) -> (version: Version, resolutions: [CardResolution]) {
+        let outcome = try CardMerge.merge(base: base.bytes, ours: ours.bytes, theirs: theirs.bytes, columnOrder: columnOrder,
+                                          configuration: configuration)
+        let kept: Version
+        let moved: Bool
+        if ours.path == theirs.path {
+            (kept, moved) = (ours, false)
+        } else if ours.path == base.path {
+            (kept, moved) = (theirs, false)
+        } else if theirs.path == base.path {
+            (kept, moved) = (ours, false)
+        } else {
+            moved = true
+            kept = CardMerge.prefersOurs(Self.ranked(ours, columnOrder), Self.ranked(theirs, columnOrder)) ? ours : theirs
+        }
+        var bytes = outcome.bytes
+        if let column = kept.file.directoryColumn, var document = try? FrontmatterDocument(bytes: bytes, dialect: .card),
+           document.hasFrontmatter, document.value(forKey: "column")?.string != column {
+            document.setValue(.string(column), forKey: "column")
+            bytes = document.bytes()
+        }
+        let slug = kept.file.slug
+        let removed = moved ? [ours.path, theirs.path].filter { $0 != kept.path } : []
+        var resolutions: [CardResolution] = []
+        if moved { resolutions.append(CardResolution(slug: slug, keptPath: kept.path, removedPaths: removed, kind: .placed)) }
+        if outcome.keepsText { resolutions.append(CardResolution(slug: slug, keptPath: kept.path, removedPaths: [], kind: .keptText)) }
+        return (Version(path: kept.path, bytes: bytes, file: kept.file), resolutions)
+    }
+
+    /// A card one side deleted and the other changed: kept when the change is later than the delete's commit.
+    private func keepOrDelete(_ slug: String, changed: Version, deletedBy side: Side, into files: inout Files) throws(SyncError) -> CardResolution? {
+        let modified = (try? FrontmatterDocument(bytes: changed.bytes, dialect: .card))?.value(forKey: "modified")?.string
+            .flatMap(ISO8601.date(from:))
+        if let modified, let deleted = deletionTime(side, slug), modified > deleted {
+            files[changed.path] = changed.bytes
+            return CardResolution(slug: slug, keptPath: changed.path, removedPaths: [], kind: .keptAfterDelete)
+        }
+        return CardResolution(slug: slug, keptPath: changed.path, removedPaths: [changed.path], kind: .deleted)
+    }
+
+    /// A path merged without looking for its card elsewhere (its slug is on several paths in some version).
+    private func mergeByPath(base: [UInt8]?, ours: [UInt8]?, theirs: [UInt8]?, columnOrder: [String]) throws(SyncError) -> [UInt8]? {
+        if ours == theirs || theirs == base { return ours }
+        if ours == base { return theirs }
+        guard let ours, let theirs else { return ours ?? theirs }  // deleted on one side, changed on the other: kept
+        return try CardMerge.merge(base: base ?? [], ours: ours, theirs: theirs, columnOrder: columnOrder, configuration: configuration).bytes
+    }
+
+    /// The ranking data of a card version, its column taken from its place (the archive after every column).
+    static func ranked(_ version: Version, _ columnOrder: [String]) -> CardMerge.Version {
+        let document = try? FrontmatterDocument(bytes: version.bytes, dialect: .card)
+        let modified = document?.value(forKey: "modified")?.string.flatMap(ISO8601.date(from:))
+        let rank = version.file.directoryColumn.map { columnOrder.firstIndex(of: $0) ?? -1 } ?? columnOrder.count
+        return CardMerge.Version(modified: modified, columnRank: rank, bytes: version.bytes)
+    }
+
+    // MARK: board.md
+
+    /// `board.md` merged: line by line where that is clean, else title, columns, labels and other keys one by one,
+    /// the upstream's value winning where both sides changed the same one, and the bodies line by line.
+    func mergeBoardFile(base: [UInt8]?, ours: [UInt8]?, theirs: [UInt8]?) throws(SyncError) -> [UInt8]? {
+        if ours == theirs || theirs == base { return ours }
+        if ours == base { return theirs }
+        guard let ours, let theirs else { return ours ?? theirs }
+        let lines = try CardMerge.mergeLines(base: String(decoding: base ?? [], as: UTF8.self), ours: String(decoding: ours, as: UTF8.self),
+                                             theirs: String(decoding: theirs, as: UTF8.self), oursWins: false, configuration: configuration)
+        if lines.kept == nil, let merged = try? BoardFile(bytes: Array(lines.text.utf8)) { return merged.bytes() }
+        guard let baseFile = base.flatMap({ try? BoardFile(bytes: $0) }), var result = try? BoardFile(bytes: ours),
+              let theirsFile = try? BoardFile(bytes: theirs) else {
+            // Not a board on every side: the upstream's, with the local lines it lacks kept in its body.
+            guard let kept = lines.kept else { return Array(lines.text.utf8) }
+            return Array(KeptText.appending(kept, as: .conflict, to: lines.text).utf8)
+        }
+        let old = baseFile.board
+        let mine = result.board
+        let other = theirsFile.board
+        func pick<T: Equatable>(_ base: T, _ ours: T, _ theirs: T) -> T { theirs == base ? ours : theirs }
+        let title = pick(old.title, mine.title, other.title)
+        if title != mine.title { result.setTitle(title) }
+        let columns = Self.mergeItems(base: old.columns, ours: mine.columns, theirs: other.columns, id: \.id) { base, ours, theirs in
+            Column(id: ours.id, name: pick(base?.name ?? ours.name, ours.name, theirs.name),
+                   isCollapsed: pick(base?.isCollapsed ?? ours.isCollapsed, ours.isCollapsed, theirs.isCollapsed))
+        }
+        if columns != mine.columns { result.setColumns(columns) }
+        let labels = Self.mergeItems(base: old.labels, ours: mine.labels, theirs: other.labels, id: \.id) { base, ours, theirs in
+            Label(id: ours.id, name: pick(base?.name ?? ours.name, ours.name, theirs.name),
+                  color: pick(base?.color ?? ours.color, ours.color, theirs.color))
+        }
+        if labels != mine.labels { result.setLabels(labels) }
+        for key in Set(old.fields.map(\.key) + mine.fields.map(\.key) + other.fields.map(\.key)).sorted() {
+            let value = pick(baseFile.document.value(forKey: key), result.document.value(forKey: key), theirsFile.document.value(forKey: key))
+            if value != result.document.value(forKey: key) {
+                if let value { result.document.setValue(CardMerge.keepingPlainStyle(value), forKey: key) } else { result.document.removeValue(forKey: key) }
+            }
+        }
+        let body = try CardMerge.mergeLines(base: baseFile.document.body, ours: result.document.body, theirs: theirsFile.document.body,
+                                            oursWins: false, configuration: configuration)
+        result.document.setBody(body.kept.map { KeptText.appending($0, as: .conflict, to: body.text) } ?? body.text)
+        return result.bytes()
+    }
+
+    /// Lists of columns or labels merged by id: an item removed on either side is gone, one added on either side is
+    /// there (the upstream's additions after the item they follow there), and items both have are merged by `merge`.
+    static func mergeItems<Item>(base: [Item], ours: [Item], theirs: [Item], id: (Item) -> String,
+                                 merge: (Item?, Item, Item) -> Item) -> [Item] {
+        let baseIDs = Set(base.map(id))
+        let theirsIDs = Set(theirs.map(id))
+        let oursIDs = Set(ours.map(id))
+        let removed = baseIDs.subtracting(theirsIDs).union(baseIDs.subtracting(oursIDs))
+        var result = ours.filter { !removed.contains(id($0)) }
+        for (index, item) in theirs.enumerated() {
+            let key = id(item)
+            if let position = result.firstIndex(where: { id($0) == key }) {
+                result[position] = merge(base.first { id($0) == key }, result[position], item)
+            } else if !removed.contains(key) {
+                let previous = theirs[..<index].last { candidate in result.contains { id($0) == id(candidate) } }
+                let at = previous.flatMap { candidate in result.firstIndex { id($0) == id(candidate) } }.map { $0 + 1 } ?? 0
+                result.insert(item, at: at)
+            }
+        }
+        return result
+    }
+}
