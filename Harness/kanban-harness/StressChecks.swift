@@ -9,8 +9,12 @@ struct StressCheck {
 
 /// What the watcher did during the run.
 struct StressWatchReport {
-    /// Whether it was still running when the workers had finished.
+    /// Whether it was still running when the harness came to stop it.
     var wasRunning: Bool
+    /// How long the harness waited after the workers had finished for the watcher's output to stop growing.
+    var quietSeconds: Double
+    /// Whether its output did stop growing (false: it still grew when the harness gave up waiting).
+    var isQuiet: Bool
     /// How it ended after SIGTERM.
     var outcome: ChildProcess.Outcome
 }
@@ -188,8 +192,11 @@ extension StressRunner {
     // MARK: Watch
 
     private func checkWatch(_ watch: StressWatchReport) -> StressCheck {
-        var check = StressCheck(name: "kanban watch stayed up, printed only JSON lines, and exited 0 on SIGTERM")
-        if !watch.wasRunning { check.problems.append("kanban watch had stopped before the workers finished: \(watch.outcome)") }
+        var check = StressCheck(name: "kanban watch stayed up, printed only JSON lines, fell quiet after the workers, and exited 0 on SIGTERM")
+        if !watch.wasRunning { check.problems.append("kanban watch had stopped before the harness stopped it: \(watch.outcome)") }
+        if !watch.isQuiet {
+            check.problems.append("kanban watch was still printing events \(Int(watch.quietSeconds.rounded())) s after the workers had finished")
+        }
         if watch.outcome.timedOut || watch.outcome.signal != nil || watch.outcome.status != 0 {
             check.problems.append("kanban watch did not exit 0 on SIGTERM: \(watch.outcome.timedOut ? "timed out" : watch.outcome.signal.map { "signal \($0)" } ?? "exit status \(watch.outcome.status)")\n--- stderr ---\n\(watch.outcome.errorOutput)")
         }
@@ -210,6 +217,7 @@ extension StressRunner {
         }
         let stderrLines = watch.outcome.errorOutput.split(separator: "\n").filter { !$0.hasPrefix("watching ") }
         check.note = "\(events.values.reduce(0, +)) events (" + events.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+            + String(format: "; quiet %.1f s after the workers finished", watch.quietSeconds)
             + (stderrLines.isEmpty ? "" : "; on stderr: " + stderrLines.prefix(3).joined(separator: " | "))
         return check
     }
