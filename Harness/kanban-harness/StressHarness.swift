@@ -16,7 +16,8 @@ enum StressHarness {
         that should not exist; kanban doctor reports no errors; no temporary file or journal left; every printed
         commit is in the history and git fsck is clean; HEAD holds every card whose last change was committed as
         the working tree does, and nothing the working tree lacks unless an uncommitted change removed it; the
-        watcher stayed up, printed only JSON lines, fell quiet and exited 0.
+        watcher stayed up, printed only JSON lines, fell quiet and exited 0; and its events, applied in order, add up
+        to the board as the workers left it: every card file with its title, and nothing else.
 
           --processes P     workers (default 8)
           --operations M    changes per worker (default 200)
