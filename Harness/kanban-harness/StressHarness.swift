@@ -11,13 +11,14 @@ enum StressHarness {
         Makes a board in a git repository, starts 'kanban watch --json --initial' on it, and runs P workers at once
         (threads, each running kanban commands one after another), each doing M random changes: add, set title,
         labels or body, move to a column, reorder, archive, unarchive, delete, about a third with --commit, half of
-        them on cards other workers touch too. Then waits until the watcher has printed nothing for 3 s (at most
-        60 s), stops it with SIGTERM, runs 'kanban doctor --fix', and checks: no card lost; no card twice and none
-        that should not exist; kanban doctor reports no errors; no temporary file or journal left; every printed
-        commit is in the history and git fsck is clean; HEAD holds every card whose last change was committed as
-        the working tree does, and nothing the working tree lacks unless an uncommitted change removed it; the
-        watcher stayed up, printed only JSON lines, fell quiet and exited 0; and its events, applied in order, add up
-        to the board as the workers left it: every card file with its title, and nothing else.
+        them on cards other workers touch too. Then waits until the watcher has printed nothing for 3 s (or three
+        polling intervals, if longer; at most 60 s or ten times that), stops it with SIGTERM, runs
+        'kanban doctor --fix', and checks: no card lost; no card twice and none that should not exist; kanban
+        doctor reports no errors; no temporary file or journal left; every printed commit is in the history and
+        git fsck is clean; HEAD holds every card whose last change was committed as the working tree does, and
+        nothing the working tree lacks unless an uncommitted change removed it; the watcher stayed up, printed
+        only JSON lines, fell quiet and exited 0; and its events, applied in order, add up to the board as the
+        workers left it: every card file with its title, and nothing else.
 
           --processes P     workers (default 8)
           --operations M    changes per worker (default 200)
@@ -56,7 +57,9 @@ enum StressHarness {
         let workSeconds = Date().timeIntervalSince(started)
         // The watcher's events are compared with the board as the workers left it: let it report the last changes
         // before it is stopped, and before doctor --fix changes anything.
-        let quiet = watch.waitUntilQuiet(for: 3, timeout: 60)
+        // A polling watcher may take a pass to see the last change and another to see the board quiet.
+        let quietTime = max(3, 3 * (pollInterval ?? 0))
+        let quiet = watch.waitUntilQuiet(for: quietTime, timeout: max(60, 10 * quietTime))
         let wasRunning = watch.isRunning
         let watched = StressWatchReport(wasRunning: wasRunning, quietSeconds: quiet.seconds, isQuiet: quiet.isQuiet, outcome: watch.stop())
         try log.map(\.logLine).joined(separator: "\n").appending("\n").write(toFile: work + "/operations.log", atomically: false, encoding: .utf8)
