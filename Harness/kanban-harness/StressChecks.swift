@@ -9,8 +9,12 @@ struct StressCheck {
 
 /// What the watcher did during the run.
 struct StressWatchReport {
-    /// Whether it was still running when the workers had finished.
+    /// Whether it was still running when the harness came to stop it.
     var wasRunning: Bool
+    /// How long the harness waited after the workers had finished for the watcher's output to stop growing.
+    var quietSeconds: Double
+    /// Whether its output did stop growing (false: it still grew when the harness gave up waiting).
+    var isQuiet: Bool
     /// How it ended after SIGTERM.
     var outcome: ChildProcess.Outcome
 }
@@ -63,6 +67,7 @@ extension StressRunner {
         checks += [lost, duplicates, doctor, leftovers]
         checks += try checkGit(operations, worktree: worktree)
         checks.append(checkWatch(watch))
+        checks.append(checkWatchEvents(watch, board: worktree))
         return checks
     }
 
@@ -188,8 +193,11 @@ extension StressRunner {
     // MARK: Watch
 
     private func checkWatch(_ watch: StressWatchReport) -> StressCheck {
-        var check = StressCheck(name: "kanban watch stayed up, printed only JSON lines, and exited 0 on SIGTERM")
-        if !watch.wasRunning { check.problems.append("kanban watch had stopped before the workers finished: \(watch.outcome)") }
+        var check = StressCheck(name: "kanban watch stayed up, printed only JSON lines, fell quiet after the workers, and exited 0 on SIGTERM")
+        if !watch.wasRunning { check.problems.append("kanban watch had stopped before the harness stopped it: \(watch.outcome)") }
+        if !watch.isQuiet {
+            check.problems.append("kanban watch was still printing events \(Int(watch.quietSeconds.rounded())) s after the workers had finished")
+        }
         if watch.outcome.timedOut || watch.outcome.signal != nil || watch.outcome.status != 0 {
             check.problems.append("kanban watch did not exit 0 on SIGTERM: \(watch.outcome.timedOut ? "timed out" : watch.outcome.signal.map { "signal \($0)" } ?? "exit status \(watch.outcome.status)")\n--- stderr ---\n\(watch.outcome.errorOutput)")
         }
@@ -210,7 +218,49 @@ extension StressRunner {
         }
         let stderrLines = watch.outcome.errorOutput.split(separator: "\n").filter { !$0.hasPrefix("watching ") }
         check.note = "\(events.values.reduce(0, +)) events (" + events.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+            + String(format: "; quiet %.1f s after the workers finished", watch.quietSeconds)
             + (stderrLines.isEmpty ? "" : "; on stderr: " + stderrLines.prefix(3).joined(separator: " | "))
+        return check
+    }
+
+    /// The watcher's promise: every change is reported, so its events, applied in order, add up to the board as
+    /// the workers left it (before doctor --fix): every card file with its title, and no other. A card file that
+    /// is invalid at the end (on the disk, or by the watcher's last word on it) is left out on both sides.
+    private func checkWatchEvents(_ watch: StressWatchReport, board: BoardFiles) -> StressCheck {
+        var check = StressCheck(name: "the watcher's events, applied in order, add up to the board")
+        let replay = WatchReplay(output: watch.outcome.output)
+        var problems = replay.inconsistencies.map { "the events do not fit together: \($0)" }
+        var excluded = 0
+        var compared = 0
+        func events(of path: String) -> String {
+            let lines = replay.history[StressRunner.slug(ofCardPath: path)] ?? []
+            guard !lines.isEmpty else { return "; no event named the card" }
+            return "; its last events: " + lines.suffix(4).joined(separator: "; ")
+        }
+        for path in board.cardPaths {
+            let onDisk = WatchReplay.title(ofCardFile: board.files[path] ?? [])
+            let reported = replay.cards[path]
+            if onDisk == nil || reported?.isInvalid == true {
+                excluded += 1
+                continue
+            }
+            compared += 1
+            guard let reported else {
+                problems.append("\(path) holds \"\(onDisk ?? "")\", but the events do not have this file" + events(of: path))
+                continue
+            }
+            if reported.title != onDisk {
+                problems.append("\(path) holds \"\(onDisk ?? "")\", but the events say \"\(reported.title ?? "(no title)")\"" + events(of: path))
+            }
+        }
+        for (path, card) in replay.cards.sorted(by: { $0.key < $1.key }) where board.files[path] == nil {
+            let what = card.isInvalid ? "an invalid card" : "\"\(card.title ?? "(no title)")\""
+            problems.append("the events say \(path) holds \(what), but there is no such file" + events(of: path))
+        }
+        let limit = 20
+        check.problems = problems.count > limit ? Array(problems.prefix(limit)) + ["... and \(problems.count - limit) more"] : problems
+        check.note = "\(replay.counts.values.reduce(0, +)) events replayed into \(replay.cards.count) card files; "
+            + "\(board.cardPaths.count) on the disk, \(compared) compared, \(excluded) invalid left out"
         return check
     }
 }

@@ -6,21 +6,26 @@ enum StressHarness {
     static let command = HarnessCommand(name: "stress", help: help, run: run)
 
     static let help = """
-        usage: kanban-harness stress [--kanban PATH] [--processes P] [--operations M] [--seed S] [--keep]
+        usage: kanban-harness stress [--kanban PATH] [--processes P] [--operations M] [--seed S] [--poll [SECONDS]] [--keep]
 
         Makes a board in a git repository, starts 'kanban watch --json --initial' on it, and runs P workers at once
         (threads, each running kanban commands one after another), each doing M random changes: add, set title,
         labels or body, move to a column, reorder, archive, unarchive, delete, about a third with --commit, half of
-        them on cards other workers touch too. Then stops the watcher with SIGTERM, runs 'kanban doctor --fix', and
-        checks: no card lost; no card twice and none that should not exist; kanban doctor reports no errors; no
-        temporary file or journal left; every printed commit is in the history and git fsck is clean; HEAD holds
-        every card whose last change was committed as the working tree does, and nothing the working tree lacks
-        unless an uncommitted change removed it; the watcher stayed up, printed only JSON lines and exited 0.
+        them on cards other workers touch too. Then waits until the watcher has printed nothing for 3 s (or three
+        polling intervals, if longer; at most 60 s or ten times that), stops it with SIGTERM, runs
+        'kanban doctor --fix', and checks: no card lost; no card twice and none that should not exist; kanban
+        doctor reports no errors; no temporary file or journal left; every printed commit is in the history and
+        git fsck is clean; HEAD holds every card whose last change was committed as the working tree does, and
+        nothing the working tree lacks unless an uncommitted change removed it; the watcher stayed up, printed
+        only JSON lines, fell quiet and exited 0; and its events, applied in order, add up to the board as the
+        workers left it: every card file with its title, and nothing else.
 
-          --processes P   workers (default 8)
-          --operations M  changes per worker (default 200)
-          --seed S        the random seed (default: from the clock; printed, so a run can be replayed)
-          --keep          keep the work directory (it is always kept when a check fails)
+          --processes P     workers (default 8)
+          --operations M    changes per worker (default 200)
+          --seed S          the random seed (default: from the clock; printed, so a run can be replayed)
+          --poll [SECONDS]  the watcher polls every SECONDS (default 0.2) instead of using inotify
+                            ('kanban watch --poll SECONDS')
+          --keep            keep the work directory (it is always kept when a check fails)
 
         Exit status: 0 every check held, 1 a check failed, 2 cannot run, 77 git is not installed.
         """
@@ -35,22 +40,30 @@ enum StressHarness {
         let operations = try options.integer("operations", default: 200)
         guard processes > 0, operations > 0 else { throw HarnessError(message: "--processes and --operations must be at least 1") }
         let seed = UInt64(try options.integer("seed", default: Int(Date().timeIntervalSince1970 * 1000) % 1_000_000_000))
+        let pollInterval = try pollInterval(options)
         let work = try makeWorkDirectory("stress")
         let runner = StressRunner(kanban: kanban, git: git, work: work, processes: processes, operations: operations, seed: seed)
-        print("stress: \(processes) processes x \(operations) operations, seed \(seed), in \(work)")
+        let watching = pollInterval.map { "kanban watch polling every \($0) s" } ?? "kanban watch on inotify"
+        print("stress: \(processes) processes x \(operations) operations, seed \(seed), \(watching), in \(work)")
 
         let started = Date()
         try runner.makeBoard()
-        let watch = try StressWatch(kanban: kanban, board: runner.board, environment: runner.environment)
+        let watch = try StressWatch(kanban: kanban, board: runner.board, environment: runner.environment, pollInterval: pollInterval)
         guard watch.waitForLines(StressRunner.seedCards.count, timeout: 60) else {
             let outcome = watch.stop()
             throw HarnessError(message: "kanban watch did not report the board's cards within 60 s: \(outcome)")
         }
         let log = runner.runWorkers()
         let workSeconds = Date().timeIntervalSince(started)
+        // The watcher's events are compared with the board as the workers left it: let it report the last changes
+        // before it is stopped, and before doctor --fix changes anything.
+        // A polling watcher may take a pass to see the last change and another to see the board quiet.
+        let quietTime = max(3, 3 * (pollInterval ?? 0))
+        let quiet = watch.waitUntilQuiet(for: quietTime, timeout: max(60, 10 * quietTime))
         let wasRunning = watch.isRunning
-        let watched = StressWatchReport(wasRunning: wasRunning, outcome: watch.stop())
+        let watched = StressWatchReport(wasRunning: wasRunning, quietSeconds: quiet.seconds, isQuiet: quiet.isQuiet, outcome: watch.stop())
         try log.map(\.logLine).joined(separator: "\n").appending("\n").write(toFile: work + "/operations.log", atomically: false, encoding: .utf8)
+        try watched.outcome.output.write(toFile: work + "/watch.jsonl", atomically: false, encoding: .utf8)
         let checks = try runner.check(log, watch: watched)
         let problems = checks.flatMap { check in check.problems.map { "[\(check.name)] \($0)" } }
         try problems.joined(separator: "\n").appending("\n").write(toFile: work + "/problems.txt", atomically: false, encoding: .utf8)
@@ -71,8 +84,19 @@ enum StressHarness {
             if !options.flag("keep") { BoardFiles.remove(work) }
             return .passed
         }
-        print("stress: \(failed.count) of \(checks.count) checks failed (\(seconds) s); replay with --seed \(seed); every problem: \(work)/problems.txt; operations: \(work)/operations.log")
+        print("stress: \(failed.count) of \(checks.count) checks failed (\(seconds) s); replay with --seed \(seed); every problem: \(work)/problems.txt; operations: \(work)/operations.log; the watcher's events: \(work)/watch.jsonl")
         return .failed
+    }
+
+    /// `--poll [SECONDS]`: nil when not given (inotify), 0.2 s when given without a value.
+    private static func pollInterval(_ options: HarnessOptions) throws -> Double? {
+        if let text = options.string("poll") {
+            guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                throw HarnessError(message: "--poll takes a number of seconds greater than 0 (got '\(text)')")
+            }
+            return seconds
+        }
+        return options.flag("poll") ? 0.2 : nil
     }
 
     /// Operations run, what they did, and why the others failed.

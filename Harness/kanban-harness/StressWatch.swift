@@ -16,8 +16,12 @@ final class StressWatch: Sendable {
 
     var pid: pid_t { process.pid }
 
-    init(kanban: String, board: String, environment: [String: String]) throws {
-        process = try BoardProcesses.start(kanban, ["watch", "--json", "--initial"], in: board, environment: environment)
+    /// Starts the watcher on `board`.
+    /// - Parameter pollInterval: With a value, the watcher polls every so many seconds (`--poll SECONDS`) instead
+    ///   of using inotify.
+    init(kanban: String, board: String, environment: [String: String], pollInterval: Double? = nil) throws {
+        let arguments = ["watch", "--json", "--initial"] + (pollInterval.map { ["--poll", String($0)] } ?? [])
+        process = try BoardProcesses.start(kanban, arguments, in: board, environment: environment)
         Thread.detachNewThread { [self] in
             while !stopping.withLock({ $0 }) {
                 let text = process.outputSoFar(waiting: 100)
@@ -40,6 +44,26 @@ final class StressWatch: Sendable {
             usleep(20_000)
         }
         return false
+    }
+
+    /// Waits until the output has not grown for `quiet` seconds, for at most `timeout` seconds: once the board
+    /// stops changing, the watcher reports what it has yet to report and then prints nothing more.
+    /// - Returns: How long it waited, and whether the output did fall quiet (false: it still grew at the timeout).
+    func waitUntilQuiet(for quiet: Double, timeout: Double) -> (seconds: Double, isQuiet: Bool) {
+        let start = Date()
+        var length = output.withLock { $0.utf8.count }
+        var lastGrowth = start
+        while true {
+            let now = Date()
+            if now.timeIntervalSince(lastGrowth) >= quiet { return (now.timeIntervalSince(start), true) }
+            if now.timeIntervalSince(start) >= timeout { return (now.timeIntervalSince(start), false) }
+            usleep(100_000)
+            let current = output.withLock { $0.utf8.count }
+            if current != length {
+                length = current
+                lastGrowth = Date()
+            }
+        }
     }
 
     /// Whether the process is still running (not exited and waiting to be reaped).
