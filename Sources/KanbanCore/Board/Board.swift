@@ -24,7 +24,7 @@ public struct Board: Sendable, Hashable {
     /// included, up to the next level-one `# ` heading), or the whole body when there is no such heading,
     /// as SimpleKanban does.
     public var cardTemplate: String {
-        let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = body.lines()
         guard let heading = lines.firstIndex(where: { isTemplateHeading($0) }) else {
             return body.trimmingBlankLines()
         }
@@ -130,7 +130,7 @@ private func isHexDigit(_ byte: UInt8) -> Bool {
 extension String {
     /// The text without blank lines at either end (the lines inside are kept as they are).
     package func trimmingBlankLines() -> String {
-        var lines = split(separator: "\n", omittingEmptySubsequences: false)
+        var lines = lines()
         while let first = lines.first, first.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { lines.removeFirst() }
         while let last = lines.last, last.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { lines.removeLast() }
         return lines.joined(separator: "\n")

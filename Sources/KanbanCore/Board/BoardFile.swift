@@ -32,7 +32,7 @@ package struct BoardFile: Sendable {
     /// diagnostics; nil when it cannot be found.
     func line(ofItem id: String, in key: String) -> Int? {
         guard let start = document.location(ofKey: key)?.line else { return nil }
-        let lines = String(decoding: document.bytes(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = String(decoding: document.bytes(), as: UTF8.self).lines()
         for index in max(0, start - 1)..<lines.count {
             var content = lines[index].trimmingCharacters(in: .whitespacesAndNewlines)[...]
             if content.hasPrefix("- ") { content = content.dropFirst(2).drop { $0 == " " } }

@@ -130,7 +130,7 @@ public struct CardQuery: Sendable {
     private func firstLine(_ card: Card, body: String) -> SearchMatch {
         let needles = terms.filter { !$0.isNegated && ($0.field == .any || $0.field == .title) }.map(\.folded)
         var lineNumber = 0
-        for line in [card.title] + body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        for line in [card.title] + body.lines().map(String.init) {
             let folded = FoldedText(line, keepOrigins: true)
             var ranges: [Range<String.Index>] = []
             for needle in needles where !needle.isEmpty {

@@ -297,7 +297,7 @@ package enum CardReader {
 
     /// The text of the first `# ` heading.
     static func heading(in body: String) -> String? {
-        for line in body.split(separator: "\n", omittingEmptySubsequences: true) where line.hasPrefix("# ") {
+        for line in body.lines(omittingEmpty: true) where line.hasPrefix("# ") {
             let text = line.dropFirst(2).trimmingCharacters(in: .whitespacesAndNewlines)
             if !text.isEmpty { return text }
         }

@@ -225,7 +225,7 @@ package enum CardMerge {
         if ours == base { return (theirs, nil) }
         // Markers no line of the texts starts with, so that the output splits without doubt.
         var size = 7
-        let lines = [base, ours, theirs].flatMap { $0.split(separator: "\n") }
+        let lines = [base, ours, theirs].flatMap { $0.lineSlices(omittingEmpty: true) }
         while size < 1_000, lines.contains(where: { line in ["<", "=", ">", "|"].contains { line.hasPrefix(String(repeating: $0, count: size)) } }) {
             size *= 2
         }
@@ -243,14 +243,16 @@ package enum CardMerge {
         enum Where { case outside, ours, theirs }
         var place = Where.outside
         let merged = String(decoding: output.bytes, as: UTF8.self)
-        let endsWithBreak = merged.hasSuffix("\n")
-        for line in merged.split(separator: "\n", omittingEmptySubsequences: false).dropLast(endsWithBreak ? 1 : 0) {
+        let endsWithBreak = merged.endsWithLineBreak
+        for line in merged.lineSlices().dropLast(endsWithBreak ? 1 : 0) {
+            // git writes its markers with the file's line ends: `=======\r` in a CRLF file.
+            let marker = line.droppingCarriageReturn
             switch place {
-            case .outside where line.hasPrefix(open):
+            case .outside where marker.hasPrefix(open):
                 place = .ours
-            case .ours where line == middle:
+            case .ours where marker == middle:
                 place = .theirs
-            case .theirs where line.hasPrefix(close):
+            case .theirs where marker.hasPrefix(close):
                 text += oursWins ? oursSide : theirsSide
                 if !kept.isEmpty { kept.append("") }
                 kept += oursWins ? theirsSide : oursSide
@@ -262,6 +264,8 @@ package enum CardMerge {
             case .theirs: theirsSide.append(line)
             }
         }
+        // A hunk git did not close (it always does) keeps both sides rather than lose either.
+        text += oursSide + theirsSide
         let result = text.joined(separator: "\n") + (endsWithBreak && !text.isEmpty ? "\n" : "")
         let keptText = kept.joined(separator: "\n")
         return (result, keptText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : keptText + "\n")

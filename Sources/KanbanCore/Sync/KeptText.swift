@@ -38,10 +38,10 @@ package enum KeptText {
     /// `body` with a section of `kind` holding `text` added at its end.
     package static func appending(_ text: String, as kind: Kind, to body: String) -> String {
         var result = body
-        if !result.isEmpty && !result.hasSuffix("\n") { result += "\n" }
+        if !result.isEmpty && !result.endsWithLineBreak { result += "\n" }
         if !result.isEmpty { result += "\n" }
         var kept = text
-        if !kept.hasSuffix("\n") { kept += "\n" }
+        if !kept.endsWithLineBreak { kept += "\n" }
         return result + kind.startLine + "\n" + kind.explanation + "\n\n" + kept + kind.endLine + "\n"
     }
 
@@ -65,28 +65,28 @@ package enum KeptText {
     /// The sections of `kind` in `body`: each one's text (without its marker and explanation lines), and the body
     /// without them. Nil when `body` holds none, or a section that is not closed.
     package static func sections(of kind: Kind, in body: String) -> (texts: [String], rest: String)? {
-        let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = body.lineSlices()
         var texts: [String] = []
         var rest: [Substring] = []
         var index = 0
         while index < lines.count {
-            guard lines[index] == kind.startLine else {
+            guard lines[index].droppingCarriageReturn == kind.startLine else {
                 rest.append(lines[index])
                 index += 1
                 continue
             }
-            guard let end = lines[index...].firstIndex(where: { $0 == kind.endLine }) else { return nil }
+            guard let end = lines[index...].firstIndex(where: { $0.droppingCarriageReturn == kind.endLine }) else { return nil }
             var inside = lines[(index + 1)..<end]
-            if inside.first == Substring(kind.explanation) { inside = inside.dropFirst() }
-            if inside.first == "" { inside = inside.dropFirst() }
+            if inside.first?.droppingCarriageReturn == Substring(kind.explanation) { inside = inside.dropFirst() }
+            if inside.first?.droppingCarriageReturn == "" { inside = inside.dropFirst() }
             texts.append(inside.joined(separator: "\n") + (inside.isEmpty ? "" : "\n"))
             // The blank line the section was added after goes with it.
-            if rest.last == "" { rest.removeLast() }
+            if rest.last?.droppingCarriageReturn == "" { rest.removeLast() }
             index = end + 1
         }
         guard !texts.isEmpty else { return nil }
         var remaining = rest.joined(separator: "\n")
-        if body.hasSuffix("\n") && !remaining.hasSuffix("\n") && !remaining.isEmpty { remaining += "\n" }
+        if body.endsWithLineBreak && !remaining.endsWithLineBreak && !remaining.isEmpty { remaining += "\n" }
         return (texts, remaining)
     }
 
