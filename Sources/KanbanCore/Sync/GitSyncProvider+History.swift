@@ -61,6 +61,8 @@ extension GitSyncProvider {
         public var driver: String
         /// Whether the configuration changed.
         public var driverChanged: Bool
+        /// Whether `merge.directoryRenames` was set to `false` (it was unset or something else before).
+        public var directoryRenamesChanged: Bool
     }
 
     /// The lines of the board's `.gitattributes` that send cards to the `kanban` merge driver.
@@ -69,6 +71,9 @@ extension GitSyncProvider {
     /// Registers `kanban merge-driver` for the board's cards: adds ``mergeAttributes`` to the board's `.gitattributes`
     /// (keeping what is there) and sets `merge.kanban.name` and `merge.kanban.driver` in the repository's own
     /// configuration (`.git/config`, which every clone sets up for itself; `.gitattributes` is committed and shared).
+    /// It also sets `merge.directoryRenames` to `false` there: a column emptied by moves looks to git like a renamed
+    /// directory, and with detection on, a plain `git pull` stops on it or moves other people's new cards into the
+    /// wrong column (kanban's own merges always run with it off).
     /// - Parameter command: How git runs kanban, such as `kanban` or an absolute path (quoted for the shell as needed).
     public func setUpMergeDriver(command: String) throws(SyncError) -> MergeDriverSetup {
         _ = try requireRepository(allowingDetached: true)
@@ -105,6 +110,12 @@ extension GitSyncProvider {
             try git.check(["config", "--local", "merge.kanban.driver", driver])
         }
         try git.check(["config", "--local", "merge.kanban.name", "kanban: merge cards key by key"])
-        return MergeDriverSetup(attributesPath: ".gitattributes", addedAttributes: missing, driver: driver, driverChanged: current != driver)
+        let renames = try git.run(["config", "--local", "--get", "merge.directoryRenames"], readOnly: true).text
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if renames != "false" {
+            try git.check(["config", "--local", "merge.directoryRenames", "false"])
+        }
+        return MergeDriverSetup(attributesPath: ".gitattributes", addedAttributes: missing, driver: driver, driverChanged: current != driver,
+                                directoryRenamesChanged: renames != "false")
     }
 }

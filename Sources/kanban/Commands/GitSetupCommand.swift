@@ -11,7 +11,10 @@ enum GitSetupCommand: KanbanCommand {
         discussion: """
             Adds 'cards/**/*.md merge=kanban' and 'archive/*.md merge=kanban' to the board's .gitattributes (keeping \
             what is there), and sets merge.kanban.driver and merge.kanban.name in the repository's own git \
-            configuration. Commit .gitattributes (or give --commit) to share it; git configuration is not shared, \
+            configuration, with merge.directoryRenames = false: a column emptied by moves looks to git like a \
+            renamed directory, and with its detection on a plain 'git pull' stops there or files other people's \
+            new cards under the wrong column ('git config --local --unset merge.directoryRenames' undoes it; \
+            'kanban sync' merges with it off whatever the setting). Commit .gitattributes (or give --commit) to share it; git configuration is not shared, \
             so everyone runs 'kanban git-setup' once in their clone. Running it again changes nothing.
             """,
         options: [
@@ -29,6 +32,7 @@ enum GitSetupCommand: KanbanCommand {
             context.say("added to \(attributes): \(setup.addedAttributes.joined(separator: ", "))")
         }
         context.say(setup.driverChanged ? "set merge.kanban.driver = \(setup.driver)" : "merge.kanban.driver is already \(setup.driver)")
+        context.say(setup.directoryRenamesChanged ? "set merge.directoryRenames = false" : "merge.directoryRenames is already false")
         if !setup.addedAttributes.isEmpty {
             try context.commit(paths: [setup.attributesPath],
                                message: CommitMessage(subject: "Merge cards key by key with kanban merge-driver"))

@@ -51,7 +51,8 @@ extension GitTests {
                 let first = try workspace.kanban(["git-setup"], in: repository)
                 #expect(first.status == 0, "\(first)")
                 #expect(first.stdout.lines == ["added to .gitattributes: cards/**/*.md merge=kanban, archive/*.md merge=kanban",
-                                               "set merge.kanban.driver = kanban merge-driver %O %A %B %P"])
+                                               "set merge.kanban.driver = kanban merge-driver %O %A %B %P",
+                                               "set merge.directoryRenames = false"])
                 #expect(try workspace.read(repository + "/.gitattributes") == """
                     *.png binary
                     # Cards merge key by key: kanban git-setup
@@ -60,12 +61,14 @@ extension GitTests {
 
                     """)
                 #expect(try workspace.git(["config", "--local", "merge.kanban.driver"], in: repository) == "kanban merge-driver %O %A %B %P")
+                #expect(try workspace.git(["config", "--local", "merge.directoryRenames"], in: repository) == "false")
                 #expect(try workspace.git(["check-attr", "merge", "--", "cards/todo/x.md", "archive/2026-01-01-x.md", "board.md"], in: repository)
                             == "cards/todo/x.md: merge: kanban\narchive/2026-01-01-x.md: merge: kanban\nboard.md: merge: unspecified")
 
                 let again = try workspace.kanban(["git-setup", "--commit"], in: repository)
                 #expect(again.stdout.lines == [".gitattributes already sends cards to the kanban merge driver",
-                                               "merge.kanban.driver is already kanban merge-driver %O %A %B %P"])
+                                               "merge.kanban.driver is already kanban merge-driver %O %A %B %P",
+                                               "merge.directoryRenames is already false"])
                 #expect(try workspace.run(["rev-parse", "--verify", "HEAD"], in: repository).status != 0)
             }
         }
