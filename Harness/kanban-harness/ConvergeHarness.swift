@@ -136,7 +136,10 @@ struct ConvergeReport {
 
     var failedSyncs: [ConvergeSyncRecord] { (run.workSyncs + rounds.syncs).filter { !$0.succeeded } }
 
-    var passed: Bool { checks.allSatisfy(\.held) && failedSyncs.isEmpty }
+    /// Failed syncs that count against kanban: all but plain git pulls git stopped on its own path conflicts.
+    var faultedSyncs: [ConvergeSyncRecord] { failedSyncs.filter { !$0.isStoppedByGitAlone } }
+
+    var passed: Bool { checks.allSatisfy(\.held) && faultedSyncs.isEmpty }
 
     var text: String {
         var out = ""
@@ -155,6 +158,10 @@ struct ConvergeReport {
         if workFailures.count > Self.failureLimit { out += "  ... and \(workFailures.count - Self.failureLimit) more\n" }
 
         out += conflictKindsSummary
+        let gitAlone = failedSyncs.filter(\.isStoppedByGitAlone)
+        if !gitAlone.isEmpty {
+            out += "plain git pulls stopped by git's own path conflicts (no merge driver is asked; the next kanban sync merges them): \(gitAlone.count); not counted as failures\n"
+        }
 
         let roundFailures = rounds.syncs.filter { !$0.succeeded }
         out += "final rounds: \(roundsSummary); \(rounds.syncs.count) kanban syncs, \(roundFailures.count) failed\(Self.breakdown(roundFailures))\n"

@@ -2,7 +2,7 @@ import Foundation
 
 /// How a clone syncs.
 enum ConvergeSyncMethod: String, Sendable {
-    /// `kanban sync`: commit, pull (rebase), push.
+    /// `kanban sync`: commit, pull (fast-forward or merge), push.
     case kanban = "kanban sync"
     /// Pending board changes committed (`kanban sync --no-push` or `git add -A && git commit`), then `git pull --rebase`
     /// and `git push`, with the merge driver doing the cards.
@@ -53,6 +53,19 @@ struct ConvergeSyncRecord: Sendable {
     }
 
     var succeeded: Bool { failure == nil }
+
+    /// Conflicts git decides by paths alone and never hands to a merge driver: a card renamed (moved) on both sides,
+    /// or deleted on one side and changed or moved on the other.
+    static let pathConflictKinds: Set<String> = ["rename/rename", "modify/delete", "rename/delete", "file location",
+                                                 "directory/file", "file/directory", "distinct types"]
+
+    /// A plain `git pull` that stopped only on conflicts of ``pathConflictKinds``: git's own limit, which no merge
+    /// driver can lift (FORMAT.md says so); the next `kanban sync` of the clone merges what git would not.
+    var isStoppedByGitAlone: Bool {
+        guard failure == .conflict, method != .kanban, failedStep == method.rawValue else { return false }
+        let kinds = conflictKinds
+        return !kinds.isEmpty && kinds.allSatisfy(Self.pathConflictKinds.contains)
+    }
 
     /// `op 17 c2 git pull --rebase` or `round 2 c2 kanban sync`.
     var label: String {
@@ -119,7 +132,9 @@ extension ConvergeRun {
             let pulled = try runner.run(.git, pull, in: clone, label: label)
             if !pulled.succeeded {
                 try abortOperationInProgress(clone, label: label)
-                return fail(method.rawValue, pulled, Self.classifyGit(pulled))
+                record = fail(method.rawValue, pulled, Self.classifyGit(pulled))
+                record.gitConflicts = pulled.allOutput.split(separator: "\n").filter { $0.hasPrefix("CONFLICT (") }.map(String.init)
+                return record
             }
             let pushed = try runner.run(.git, ["push", "-q"], in: clone, label: label)
             if !pushed.succeeded { return fail("git push", pushed, Self.classifyGit(pushed)) }

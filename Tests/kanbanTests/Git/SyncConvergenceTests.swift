@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+
+extension GitTests {
+    /// The cases of issue 13, each with real clones of one remote: what a team did, and the one board everyone ends with.
+    @Suite struct SyncConvergenceTests {
+        private func require(_ arguments: [String], in directory: String, _ workspace: GitWorkspace,
+                             environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let result = try workspace.kanban(arguments, in: directory, environment: environment)
+            try #require(result.status == 0, "kanban \(arguments.joined(separator: " ")): \(result)", sourceLocation: sourceLocation)
+        }
+
+        /// The board's card files, relative to the clone.
+        private func cardFiles(in clone: String) throws -> [String] {
+            let manager = FileManager.default
+            var files: [String] = []
+            for top in ["cards", "archive"] {
+                guard let walker = manager.enumerator(atPath: clone + "/" + top) else { continue }
+                while let path = walker.nextObject() as? String {
+                    if path.hasSuffix(".md") { files.append(top + "/" + path) }
+                }
+            }
+            return files.sorted()
+        }
+
+        /// Both clones synced in turn until both are at the remote's tip, with the same files.
+        private func syncBoth(_ ana: String, _ ben: String, _ workspace: GitWorkspace) throws {
+            for clone in [ana, ben, ana] { try require(["sync"], in: clone, workspace) }
+            #expect(try workspace.git(["rev-parse", "HEAD"], in: ana) == (try workspace.git(["rev-parse", "HEAD"], in: ben)))
+            #expect(try cardFiles(in: ana) == (try cardFiles(in: ben)))
+        }
+
+        @Test func aColumnEmptiedByMovesIsNoDirectoryRename() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                try require(["add", "Only one", "--column", "in-progress"], in: ana, workspace)
+                try require(["add", "Another", "--column", "done"], in: ana, workspace)
+                try require(["sync"], in: ana, workspace)
+                try require(["sync"], in: ben, workspace)
+                // Ana empties In Progress; Ben adds a card to it.
+                try require(["move", "only-one", "done"], in: ana, workspace)
+                try require(["sync"], in: ana, workspace)
+                try require(["add", "New work", "--column", "in-progress"], in: ben, workspace)
+                let synced = try workspace.kanban(["sync"], in: ben)
+                #expect(synced.status == 0, "\(synced)")
+                #expect(workspace.exists(ben + "/cards/in-progress/new-work.md"))
+                #expect(workspace.exists(ben + "/cards/done/only-one.md"))
+                try syncBoth(ana, ben, workspace)
+            }
+        }
+
+        @Test(arguments: [false, true])
+        func aUsersDirectoryRenameSettingCannotMoveOtherPeoplesCards(plainGitPull: Bool) throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                try require(["add", "Only one", "--column", "in-progress"], in: ana, workspace)
+                try require(["sync"], in: ana, workspace)
+                try require(["sync"], in: ben, workspace)
+                try require(["move", "only-one", "done"], in: ana, workspace)
+                try require(["sync"], in: ana, workspace)
+                try require(["add", "New work", "--column", "in-progress", "--commit"], in: ben, workspace)
+                if plainGitPull {
+                    // git-setup turned detection off in the clone; a plain pull then keeps the card where it was added.
+                    let pulled = try workspace.run(["pull", "--no-rebase", "--no-edit"], in: ben)
+                    #expect(pulled.status == 0, "\(pulled)")
+                } else {
+                    // Whatever the user's own setting, kanban merges without directory renames.
+                    try workspace.git(["config", "--local", "merge.directoryRenames", "true"], in: ben)
+                    try require(["sync"], in: ben, workspace)
+                }
+                #expect(workspace.exists(ben + "/cards/in-progress/new-work.md"))
+                #expect(!workspace.exists(ben + "/cards/done/new-work.md"))
+                let doctor = try workspace.kanban(["doctor"], in: ben)
+                #expect(doctor.status == 0, "\(doctor)")
+            }
+        }
+
+        @Test func anArchiveMadeAfterAMoveOfTheSameCardStaysArchived() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                try require(["add", "Ship it", "--column", "in-progress"], in: ana, workspace)
+                try require(["sync"], in: ana, workspace)
+                try require(["sync"], in: ben, workspace)
+                try require(["move", "ship-it", "done"], in: ana, workspace)
+                try require(["sync"], in: ana, workspace)
+                Thread.sleep(forTimeInterval: 1.1)  // the archive is a second later than the move
+                try require(["archive", "ship-it"], in: ben, workspace)
+                let card = try workspace.read(ben + "/" + (try cardFiles(in: ben)).first { $0.hasPrefix("archive/") }!)
+                #expect(!card.contains("modified: " + (try workspace.read(ana + "/cards/done/ship-it.md")).lines
+                    .first { $0.hasPrefix("modified: ") }!.dropFirst(10)), "archiving sets 'modified'")
+                try syncBoth(ana, ben, workspace)
+                let files = try cardFiles(in: ana)
+                #expect(files.count == 1 && files[0].hasPrefix("archive/") && files[0].hasSuffix("-ship-it.md"), "\(files)")
+            }
+        }
+
+        @Test func twoUnarchivesOfOneCardMergedByPlainGitEndAsOneCard() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                try require(["add", "Old idea"], in: ana, workspace)
+                try require(["archive", "old-idea"], in: ana, workspace)
+                try require(["sync"], in: ana, workspace)
+                try require(["sync"], in: ben, workspace)
+                try require(["unarchive", "old-idea", "--column", "in-progress", "--commit"], in: ana, workspace)
+                try require(["sync"], in: ana, workspace)
+                try require(["unarchive", "old-idea", "--column", "done", "--commit"], in: ben, workspace)
+                let pulled = try workspace.run(["pull", "--no-rebase", "--no-edit"], in: ben)
+                if pulled.status != 0 {
+                    // git stopped on the paths (both renamed one file): it asks no merge driver; the person aborts.
+                    #expect(pulled.output.contains("CONFLICT (rename/rename)"), "\(pulled)")
+                    try workspace.git(["merge", "--abort"], in: ben)
+                }
+                // The next kanban sync keeps the card once, in one place, on both clones.
+                try syncBoth(ana, ben, workspace)
+                let copies = try cardFiles(in: ben).filter { $0.hasSuffix("old-idea.md") }
+                #expect(copies.count == 1, "\(copies)")
+                #expect(try workspace.kanban(["doctor"], in: ben).status == 0)
+            }
+        }
+
+        @Test func aCommitOnADetachedHeadIsRefusedBeforeAnythingChanges() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                try require(["add", "Task", "--commit"], in: ana, workspace)
+                try workspace.git(["checkout", "--quiet", "--detach"], in: ana)
+                let before = try workspace.read(ana + "/cards/todo/task.md")
+                let moved = try workspace.kanban(["move", "task", "done", "--commit"], in: ana)
+                #expect(moved.status == 1, "\(moved)")
+                #expect(moved.stderr.contains("HEAD is detached"), "\(moved)")
+                #expect(moved.stderr.contains("Nothing was changed."), "\(moved)")
+                #expect(try workspace.read(ana + "/cards/todo/task.md") == before)
+                #expect(!workspace.exists(ana + "/cards/done/task.md"))
+                #expect(try workspace.git(["status", "--porcelain"], in: ana) == "")
+            }
+        }
+
+        @Test func aMoveThatChangesNothingWritesAndCommitsNothing() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                try require(["add", "Task", "--commit"], in: ana, workspace)
+                try require(["add", "Second", "--commit"], in: ana, workspace)
+                let before = try workspace.read(ana + "/cards/todo/task.md")
+                let head = try workspace.git(["rev-parse", "HEAD"], in: ana)
+                for arguments in [["move", "task", "todo", "--top", "--commit"], ["move", "task", "--before", "second", "--commit"],
+                                  ["move", "task", "todo", "--commit", "--top"]] {
+                    let result = try workspace.kanban(arguments, in: ana)
+                    #expect(result.status == 0, "\(arguments): \(result)")
+                    #expect(!result.stdout.contains("committed"), "\(arguments): \(result)")
+                }
+                #expect(try workspace.read(ana + "/cards/todo/task.md") == before)
+                #expect(try workspace.git(["rev-parse", "HEAD"], in: ana) == head)
+            }
+        }
+
+        @Test(arguments: [false, true])
+        func twoCardsAddedUnderOneNameBothSurvive(plainGitPull: Bool) throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                try require(["add", "Write docs", "--body", "Ana's plan"], in: ana, workspace)
+                try require(["sync"], in: ana, workspace)
+                try require(["add", "Write docs", "--body", "Ben's plan", "--commit"], in: ben, workspace)
+                if plainGitPull {
+                    let pulled = try workspace.run(["pull", "--no-rebase", "--no-edit"], in: ben)
+                    #expect(pulled.status == 0, "\(pulled)")
+                    #expect(!(try workspace.read(ben + "/cards/todo/write-docs.md")).contains("<<<<<<<"))
+                }
+                let synced = try workspace.kanban(["sync"], in: ben)
+                #expect(synced.status == 0, "\(synced)")
+                try syncBoth(ana, ben, workspace)
+                // Ana's card was pushed first and keeps the name; Ben's is the next free one, on both machines.
+                #expect(try cardFiles(in: ana) == ["cards/todo/write-docs-2.md", "cards/todo/write-docs.md"])
+                #expect(try workspace.read(ana + "/cards/todo/write-docs.md").contains("\nAna's plan"))
+                #expect(!(try workspace.read(ana + "/cards/todo/write-docs.md")).contains("Ben's plan"))
+                #expect(try workspace.read(ana + "/cards/todo/write-docs-2.md").contains("\nBen's plan"))
+                #expect(try workspace.kanban(["doctor"], in: ana).status == 0)
+            }
+        }
+
+        @Test(arguments: ["abc", "-1", "0", "1e999"])
+        func aBadGitTimeoutIsAnErrorNamingTheVariable(value: String) throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                let result = try workspace.kanban(["sync"], in: ana, environment: ["KANBAN_GIT_TIMEOUT": value])
+                #expect(result.status != 0, "\(result)")
+                #expect(result.stderr.contains("KANBAN_GIT_TIMEOUT"), "\(result)")
+            }
+        }
+    }
+}
