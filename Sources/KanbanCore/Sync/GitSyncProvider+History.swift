@@ -14,7 +14,7 @@ extension GitSyncProvider {
         let pathspecs = [":(glob)cards/*/\(name).md", ":(glob)archive/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-\(name).md",
                          ":(literal)archive/\(slug).md"]
         let format = "%x1e%H%x1f%aI%x1f%an%x1f%s%x1f%(trailers:only,unfold)%x1f%b%x1f"
-        let output = try git.check(["log", "--format=" + format, "--name-status", "--no-renames", "--"] + pathspecs, readOnly: true)
+        let output = try git.check(["log", "--topo-order", "--format=" + format, "--name-status", "--no-renames", "--"] + pathspecs, readOnly: true)
         var entries: [HistoryEntry] = []
         for record in output.text.split(separator: "\u{1e}") {
             let fields = record.split(separator: "\u{1f}", maxSplits: 6, omittingEmptySubsequences: false).map(String.init)

@@ -260,7 +260,8 @@ extension GitSyncProvider {
         let lines = resolutions.map { describe($0, board: board) }
         let subject = "Merge \(upstream.name) into \(upstream.branch)"
         return CommitMessage(subject: subject, body: lines.isEmpty ? nil : lines.map { "- " + $0 }.joined(separator: "\n"),
-                             trailers: resolutions.map { CommitTrailer("Card", $0.slug) })
+                             trailers: resolutions.map(\.slug).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+                                .map { CommitTrailer("Card", $0) })
     }
 
     /// One line about a resolution, for messages and the command's output.

@@ -100,7 +100,9 @@ package enum KeptText {
         host.setBody(rest)
         let cards = texts.map { text in
             let slug = newSlug(file.slug)
-            return (slug: slug, path: BoardMerge.path(of: file, renamedTo: slug), bytes: Array(text.utf8))
+            // The body of a CRLF card reads with "\n"; the card kept in it was CRLF too.
+            let bytes = host.usesCRLF ? Array(text.replacingOccurrences(of: "\n", with: "\r\n").utf8) : Array(text.utf8)
+            return (slug: slug, path: BoardMerge.path(of: file, renamedTo: slug), bytes: bytes)
         }
         return (host.bytes(), cards)
     }

@@ -96,3 +96,36 @@ import Testing
         }
     }
 }
+
+/// ``BoardStore/repair()`` and a card the merge driver kept inside another (two cards added under one name).
+@Suite struct BoardStoreRepairKeptCardTests {
+    private static func card(_ title: String, created: String, body: String) -> String {
+        "---\ntitle: \(title)\ncolumn: todo\nposition: n\ncreated: \(created)\nmodified: \(created)\nlabels: []\n---\n\n\(body)"
+    }
+
+    @Test(arguments: ["\n", "\r\n"])
+    func splitsAKeptCardIntoACardOfItsOwn(newline: String) throws {
+        try withTemporaryBoard(.team) { board in
+            let mine = Self.card("Write docs", created: "2026-01-01T09:00:00Z", body: "Ana's plan\n")
+            let other = Self.card("Write docs", created: "2026-01-01T09:05:00Z", body: "Ben's plan\n")
+            let host = CardMerge.keeping(Array(other.utf8), in: Array(mine.utf8))
+            let text = String(decoding: host, as: UTF8.self).replacingOccurrences(of: "\n", with: newline)
+            try board.write(text, to: "cards/todo/write-docs.md")
+            try board.write(Self.card("Write docs", created: "2026-01-01T08:00:00Z", body: "Done\n")
+                .replacingOccurrences(of: "column: todo", with: "column: done"), to: "cards/done/write-docs-2.md")  // -2 is taken
+            let store = try board.store()
+            #expect(try store.check().contains { $0.code == .keptCard && $0.location.path == "cards/todo/write-docs.md" })
+
+            let (repairs, change) = try store.repair()
+            #expect(repairs.map(\.code) == [.keptCard])
+            #expect(repairs.map(\.path) == ["cards/todo/write-docs-3.md"])
+            #expect(Set(change.writtenPaths) == ["cards/todo/write-docs.md", "cards/todo/write-docs-3.md"])
+            let crlf = newline == "\r\n"
+            let expectedHost = crlf ? mine.replacingOccurrences(of: "\n", with: "\r\n") : mine
+            #expect(String(decoding: try store.contents(atPath: "cards/todo/write-docs.md"), as: UTF8.self) == expectedHost)
+            let split = String(decoding: try store.contents(atPath: "cards/todo/write-docs-3.md"), as: UTF8.self)
+            #expect(split == (crlf ? other.replacingOccurrences(of: "\n", with: "\r\n") : other))
+            #expect(!(try store.check()).contains { $0.code == .keptCard })
+        }
+    }
+}
