@@ -38,6 +38,52 @@ extension GitTests {
             }
         }
 
+        @Test func watchersOnTwoClonesConvergeOnOneBoard() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                #expect(try workspace.kanban(["add", "Shared", "--body", "Plan:\n- first\n"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ben).status == 0)
+                var watches: [WatchProcess] = []
+                defer { for watch in watches { _ = try? watch.stop(SIGTERM) } }
+                for clone in [ana, ben] {
+                    let watch = try WatchProcess(["watch", "--commit", "--commit-after", "0.3", "--sync", "0.5"],
+                                                 directory: clone, environment: workspace.environment)
+                    try watch.waitUntilReady()
+                    watches.append(watch)
+                }
+                // Both edit the same line of one card by hand, at once; each adds a card of their own.
+                let card = "/cards/todo/shared.md"
+                let text = try workspace.read(ana + card)
+                try workspace.write(text.replacingOccurrences(of: "- first\n", with: "- first, says Ana\n"), to: ana + card)
+                try workspace.write(text.replacingOccurrences(of: "- first\n", with: "- first, says Ben\n"), to: ben + card)
+                try workspace.write("---\ntitle: From Ana\ncolumn: todo\nposition: t\n---\n\nA.\n", to: ana + "/cards/todo/from-ana.md")
+                try workspace.write("---\ntitle: From Ben\ncolumn: done\nposition: t\n---\n\nB.\n", to: ben + "/cards/done/from-ben.md")
+
+                // Within a generous bound, both clones hold the remote's tip, with nothing left to commit.
+                let remote = workspace.root + "/remote.git"
+                var converged = false
+                let deadline = Date().addingTimeInterval(60)
+                while Date() < deadline && !converged {
+                    Thread.sleep(forTimeInterval: 0.5)
+                    let tip = try workspace.git(["rev-parse", "main"], in: remote)
+                    converged = try [ana, ben].allSatisfy { clone in
+                        try workspace.git(["rev-parse", "HEAD"], in: clone) == tip
+                            && workspace.git(["status", "--porcelain"], in: clone).isEmpty
+                    }
+                }
+                #expect(converged, "\(watches[0])\n\(watches[1])")
+                for watch in watches { #expect(try watch.stop(SIGTERM) == 0, "\(watch)") }
+                watches = []
+                let shared = try workspace.read(ana + card)
+                #expect(shared == (try workspace.read(ben + card)))
+                #expect(shared.contains("- first, says Ana") && shared.contains("- first, says Ben"), "\(shared)")
+                for clone in [ana, ben] {
+                    #expect(workspace.exists(clone + "/cards/todo/from-ana.md") && workspace.exists(clone + "/cards/done/from-ben.md"))
+                }
+            }
+        }
+
         @Test func syncWithoutCommitIsAUsageError() throws {
             try withGitWorkspace { workspace in
                 let (ana, _) = try workspace.makeSharedBoard()
