@@ -10,9 +10,7 @@ extension GitSyncProvider {
     public func history(ofCard slug: String) throws(SyncError) -> [HistoryEntry] {
         let repository = try requireRepository(allowingDetached: true)
         guard try resolves("HEAD") else { return [] }
-        let name = Self.globEscaped(slug)
-        let pathspecs = [":(glob)cards/*/\(name).md", ":(glob)archive/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-\(name).md",
-                         ":(literal)archive/\(slug).md"]
+        let pathspecs = Self.pathspecs(ofCard: slug)
         let format = "%x1e%H%x1f%aI%x1f%an%x1f%s%x1f%(trailers:only,unfold)%x1f%b%x1f"
         let output = try git.check(["log", "--topo-order", "--format=" + format, "--name-status", "--no-renames", "--"] + pathspecs, readOnly: true)
         var entries: [HistoryEntry] = []
@@ -37,6 +35,13 @@ extension GitSyncProvider {
                                         trailers: trailers, path: path))
         }
         return entries
+    }
+
+    /// The pathspecs of every file the card `slug` can be: in any column, or archived on any day.
+    static func pathspecs(ofCard slug: String) -> [String] {
+        let name = globEscaped(slug)
+        return [":(glob)cards/*/\(name).md", ":(glob)archive/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-\(name).md",
+                ":(literal)archive/\(slug).md"]
     }
 
     /// `slug` with glob characters escaped, for a `:(glob)` pathspec.

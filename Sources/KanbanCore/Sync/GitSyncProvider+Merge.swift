@@ -139,20 +139,9 @@ extension GitSyncProvider {
 
     /// When the commit that deleted the card `slug` on the branch `tip` since `base` was made (its committer time).
     func deletionTime(of slug: String, on tip: String, since base: String) -> Date? {
-        let patterns = [":(glob)cards/*/\(Self.escapedPattern(slug)).md", ":(glob)archive/*\(Self.escapedPattern(slug)).md"]
-        guard let output = try? git.run(["log", "-1", "--format=%ct", "\(base)..\(tip)", "--"] + patterns, readOnly: true), output.succeeded,
-              let seconds = output.lines.first.flatMap(TimeInterval.init) else { return nil }
+        guard let output = try? git.run(["log", "-1", "--format=%ct", "\(base)..\(tip)", "--"] + Self.pathspecs(ofCard: slug), readOnly: true),
+              output.succeeded, let seconds = output.lines.first.flatMap(TimeInterval.init) else { return nil }
         return Date(timeIntervalSince1970: seconds)
-    }
-
-    /// `slug` with the characters a glob pathspec treats specially escaped.
-    static func escapedPattern(_ slug: String) -> String {
-        var text = ""
-        for character in slug {
-            if "*?[]\\".contains(character) { text.append("\\") }
-            text.append(character)
-        }
-        return text
     }
 
     // MARK: Trees

@@ -11,12 +11,7 @@ import Testing
     @Test func boardSurvivesAKillAtEveryKindOfPoint() throws {
         // Three kill points per scenario (the first, the middle and the last call that changes the disk): about
         // 15 s on two cores; the whole run is `kanban-harness crash` with no limit.
-        let result = try HarnessRun.run(["crash", "--limit", "3"], timeout: 600)
-        if result.status == HarnessRun.skipped {
-            print("CrashHarnessTests: skipped: \(result.output)")
-            return
-        }
-        #expect(result.status == 0, "kanban-harness crash --limit 3: \(result)")
+        guard let result = try HarnessRun.passing(["crash", "--limit", "3"]) else { return }
         #expect(result.output.contains(" interruption points in "), "\(result)")
     }
 }
@@ -35,6 +30,20 @@ enum HarnessRun {
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
+    }
+
+    /// Runs `kanban-harness arguments` and expects it to pass (exit 0); nil, with the reason printed, when it skipped
+    /// for want of a tool.
+    static func passing(_ arguments: [String], timeout: Double = 600,
+                        sourceLocation: SourceLocation = #_sourceLocation) throws -> Outcome? {
+        let result = try run(arguments, timeout: timeout)
+        let command = "kanban-harness " + arguments.joined(separator: " ")
+        if result.status == skipped {
+            print("\(command): skipped: \(result.output)")
+            return nil
+        }
+        #expect(result.status == 0, "\(command): \(result)", sourceLocation: sourceLocation)
+        return result
     }
 
     /// Runs `kanban-harness arguments` and waits for it, at most `timeout` seconds (then kills it and throws).

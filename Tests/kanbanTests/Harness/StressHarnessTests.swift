@@ -6,22 +6,12 @@ import Testing
 /// every one.
 @Suite struct StressHarnessTests {
     @Test func concurrentChangesLoseNothingAndCommitsStayConsistent() throws {
-        let result = try HarnessRun.run(["stress", "--processes", "4", "--operations", "25"], timeout: 600)
-        if result.status == HarnessRun.skipped {
-            print("StressHarnessTests: skipped: \(result.output)")
-            return
-        }
-        #expect(result.status == 0, "kanban-harness stress --processes 4 --operations 25: \(result)")
+        guard let result = try HarnessRun.passing(["stress", "--processes", "4", "--operations", "25"]) else { return }
         #expect(result.output.contains("operations: 100 run"), "\(result)")
     }
 
     @Test func pollingWatcherReportsEveryChange() throws {
-        let result = try HarnessRun.run(["stress", "--processes", "3", "--operations", "20", "--poll"], timeout: 600)
-        if result.status == HarnessRun.skipped {
-            print("StressHarnessTests: skipped: \(result.output)")
-            return
-        }
-        #expect(result.status == 0, "kanban-harness stress --processes 3 --operations 20 --poll: \(result)")
+        guard let result = try HarnessRun.passing(["stress", "--processes", "3", "--operations", "20", "--poll"]) else { return }
         #expect(result.output.contains("operations: 60 run"), "\(result)")
         #expect(result.output.contains("kanban watch polling every"), "\(result)")
         #expect(result.output.contains("ok   the watcher's events, applied in order, add up to the board"), "\(result)")
