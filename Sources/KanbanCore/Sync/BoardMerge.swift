@@ -172,11 +172,12 @@ package struct BoardMerge {
         return (Version(path: kept.path, bytes: bytes, file: kept.file), resolutions)
     }
 
-    /// A card one side deleted and the other changed: kept when the change is later than the delete's commit.
+    /// A card one side deleted and the other changed: kept when the change is later than the delete (times are whole
+    /// seconds; a change in the delete's own second is not later), else deleted with it.
     private func keepOrDelete(_ slug: String, changed: Version, deletedBy side: Side, into files: inout Files) throws(SyncError) -> CardResolution? {
         let modified = (try? FrontmatterDocument(bytes: changed.bytes, dialect: .card))?.value(forKey: "modified")?.string
             .flatMap(ISO8601.date(from:))
-        if let modified, let deleted = deletionTime(side, slug), modified > deleted {
+        if let modified, let deleted = deletionTime(side, slug), modified > deleted.flooredToSeconds {
             files[changed.path] = changed.bytes
             return CardResolution(slug: slug, keptPath: changed.path, removedPaths: [], kind: .keptAfterDelete)
         }

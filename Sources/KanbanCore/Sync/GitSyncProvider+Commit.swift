@@ -31,6 +31,8 @@ extension GitSyncProvider {
         let recordable = paths.filter { FileSystem.exists(store.directory + "/" + $0) || tracked.contains($0) }
         guard !recordable.isEmpty else { return nil }
         try requireIdentity()
+        var message = message
+        message.trailers += deletionTrailers(for: recordable)
 
         let added = try git.runTakingIndexLock(["add", "--all", "--"] + recordable, literalPaths: true)
         guard added.succeeded else { throw git.failure(["add"], added) }

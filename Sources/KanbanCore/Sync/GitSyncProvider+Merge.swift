@@ -61,7 +61,7 @@ extension GitSyncProvider {
             }
             let allSlugs = Set(groups.flatMap(\.keys)).subtracting([Self.boardFileKey])
             let merger = BoardMerge(configuration: configuration) { [self] side, slug in
-                deletionTime(of: slug, on: side == .ours ? ours : theirs, since: base)
+                deletionTime(of: slug, on: side == .ours ? ours : theirs, since: base, isLocal: side == .ours)
             }
             let result = try merger.merge(base: files[0], ours: files[1], theirs: files[2], otherSlugs: allSlugs)
             resolutions = result.resolutions
@@ -135,13 +135,6 @@ extension GitSyncProvider {
             index += size + 1
         }
         return result
-    }
-
-    /// When the commit that deleted the card `slug` on the branch `tip` since `base` was made (its committer time).
-    func deletionTime(of slug: String, on tip: String, since base: String) -> Date? {
-        guard let output = try? git.run(["log", "-1", "--format=%ct", "\(base)..\(tip)", "--"] + Self.pathspecs(ofCard: slug), readOnly: true),
-              output.succeeded, let seconds = output.lines.first.flatMap(TimeInterval.init) else { return nil }
-        return Date(timeIntervalSince1970: seconds)
     }
 
     // MARK: Trees

@@ -68,6 +68,10 @@ extension CommandContext {
     }
 
     func commit(_ changes: [BoardChange], message: CommitMessage? = nil) throws {
+        // A delete's time is noted for the commit that records it, now or at the next sync (a merge keeps a card
+        // someone changed after it was deleted).
+        let deleted = changes.compactMap { $0.card == nil ? $0.previous?.slug : nil }
+        if !deleted.isEmpty { (try? syncProvider())?.recordDeletions(of: deleted) }
         var seen: Set<String> = []
         let paths = changes.flatMap(\.paths).filter { seen.insert($0).inserted }
         guard !paths.isEmpty else { return }

@@ -118,6 +118,28 @@ extension GitTests {
             }
         }
 
+        @Test func aChangeMadeAfterADeleteThatWasCommittedLaterIsKept() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                try require(["add", "Task", "--body", "First."], in: ana, workspace)
+                try require(["sync"], in: ana, workspace)
+                try require(["sync"], in: ben, workspace)
+                try require(["delete", "task"], in: ben, workspace)  // not committed yet
+                Thread.sleep(forTimeInterval: 1.1)
+                try require(["set", "task", "--body", "First.\nAna's later notes."], in: ana, workspace)
+                try require(["sync"], in: ana, workspace)
+                Thread.sleep(forTimeInterval: 1.1)
+                // Ben's sync commits the delete now, after Ana's edit; the delete still counts from when it was made.
+                let synced = try workspace.kanban(["sync"], in: ben)
+                #expect(synced.status == 0, "\(synced)")
+                #expect(synced.stdout.contains("task: deleted on one side but changed on the other after that; kept"), "\(synced)")
+                let deleting = try workspace.git(["log", "--full-history", "--format=%B", "-1", "--diff-filter=D", "--", "cards/todo/task.md"], in: ben)
+                #expect(deleting.contains("Deleted: task 20"), "\(deleting)")
+                try syncBoth(ana, ben, workspace)
+                #expect(try workspace.read(ben + "/cards/todo/task.md").contains("Ana's later notes."))
+            }
+        }
+
         @Test func aCommitOnADetachedHeadIsRefusedBeforeAnythingChanges() throws {
             try withGitWorkspace { workspace in
                 let (ana, _) = try workspace.makeSharedBoard()
