@@ -185,8 +185,8 @@ final class GitSandbox: @unchecked Sendable {
 
     /// Writes an executable `sh` script.
     func script(_ path: String, _ body: String) throws {
-        try write("#!/bin/sh\n" + body + "\n", to: path)
-        guard chmod(path, 0o755) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try writeExecutableScript(path, body)
     }
 
     /// Waits up to five seconds for process `pid` to end; true when it did (a zombie waiting to be reaped counts as

@@ -172,8 +172,8 @@ final class GitWorkspace: @unchecked Sendable {
 
     /// Writes an executable `sh` script.
     func script(_ path: String, _ body: String) throws {
-        try write("#!/bin/sh\n" + body + "\n", to: path)
-        guard chmod(path, 0o755) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try writeExecutableScript(path, body)
     }
 
     /// The subjects of the last `count` commits, newest first.

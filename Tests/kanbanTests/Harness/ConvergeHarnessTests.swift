@@ -9,8 +9,8 @@ import Testing
     }
 
     @Test func randomWorkOnFourClonesConverges() throws {
-        // About 30 s on two cores; a bigger run is `kanban-harness converge --clones 20 --ops 1000`.
-        guard let result = try HarnessRun.passing(["converge", "--clones", "4", "--ops", "80", "--seed", "2026"]) else { return }
+        // About 40 s on two cores; a bigger run is `kanban-harness converge --clones 20 --ops 1000`.
+        guard let result = try HarnessRun.passing(["converge", "--clones", "4", "--ops", "100", "--seed", "2026"]) else { return }
         #expect(result.output.contains("checks: all 7 held"), "\(result)")
     }
 }
