@@ -75,6 +75,13 @@ package struct BoardMerge {
             if paths.contains(where: { $0.count > 1 }) {
                 // A slug already on two paths (two cards, or a copy) in some version: merged path by path.
                 for path in Set(paths.flatMap { $0 }).sorted(by: { $0.utf8Precedes($1) }) {
+                    // Two different cards added on one path: the upstream's keeps it, ours takes a new slug.
+                    if base[path] == nil, let o = ours[path], let t = theirs[path], o != t, let file = BoardPath(path)?.card,
+                       Self.created(o) != Self.created(t) {
+                        files[path] = t
+                        renamed.append(Version(path: path, bytes: o, file: file))
+                        continue
+                    }
                     if let bytes = try mergeByPath(base: base[path], ours: ours[path], theirs: theirs[path], columnOrder: columnOrder) {
                         files[path] = bytes
                     }
@@ -124,6 +131,11 @@ package struct BoardMerge {
     }
 
     // MARK: Cards
+
+    /// A card file's `created` value, which tells two cards apart (copies of one card share it).
+    static func created(_ bytes: [UInt8]) -> String? {
+        (try? FrontmatterDocument(bytes: bytes, dialect: .card))?.value(forKey: "created")?.string
+    }
 
     /// The card paths of `files` by slug.
     static func cardsBySlug(_ files: Files) -> [String: [String]] {

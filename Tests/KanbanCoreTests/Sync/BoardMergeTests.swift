@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import KanbanCore
+
+extension SyncTests {
+    /// ``BoardMerge``: the board's three versions merged card by card, as `kanban sync` merges them.
+    @Suite struct BoardMergeTests {
+        private static func card(_ title: String, column: String, created: String, modified: String? = nil, body: String = "") -> [UInt8] {
+            Array("""
+                ---
+                title: \(title)
+                column: \(column)
+                position: n
+                created: \(created)
+                modified: \(modified ?? created)
+                labels: []
+                ---
+
+                \(body)
+                """.utf8)
+        }
+
+        private func merge(base: BoardMerge.Files, ours: BoardMerge.Files, theirs: BoardMerge.Files,
+                           deletedAt: Date? = nil) throws -> BoardMerge.Result {
+            try withGitSandbox { sandbox in
+                try BoardMerge(configuration: sandbox.configuration()) { _, _ in deletedAt }.merge(base: base, ours: ours, theirs: theirs)
+            }
+        }
+
+        @Test func findsAMovedCardByItsSlugAndTakesBothSidesChanges() throws {
+            let base = Self.card("Task", column: "todo", created: "2026-01-01T09:00:00Z", body: "one\ntwo\n")
+            let moved = Self.card("Task", column: "done", created: "2026-01-01T09:00:00Z", modified: "2026-01-02T09:00:00Z", body: "one\ntwo\n")
+            let edited = Self.card("Task", column: "todo", created: "2026-01-01T09:00:00Z", modified: "2026-01-01T10:00:00Z", body: "one\ntwo\nthree\n")
+            let result = try merge(base: ["cards/todo/task.md": base], ours: ["cards/done/task.md": moved], theirs: ["cards/todo/task.md": edited])
+            #expect(Array(result.files.keys) == ["cards/done/task.md"])
+            let text = String(decoding: try #require(result.files["cards/done/task.md"]), as: UTF8.self)
+            #expect(text.contains("column: done") && text.hasSuffix("one\ntwo\nthree\n"), "\(text)")
+            #expect(result.resolutions.isEmpty)
+        }
+
+        @Test(arguments: [false, true])
+        func keepsACardDeletedOnOneSideOnlyWhenChangedAfterTheDelete(changedAfter: Bool) throws {
+            let base = Self.card("Task", column: "todo", created: "2026-01-01T09:00:00Z")
+            let changed = Self.card("Task", column: "todo", created: "2026-01-01T09:00:00Z", modified: "2026-01-05T10:00:00Z", body: "more\n")
+            let delete = ISO8601.date(from: changedAfter ? "2026-01-05T09:59:59Z" : "2026-01-05T10:00:00Z")
+            let result = try merge(base: ["cards/todo/task.md": base], ours: [:], theirs: ["cards/todo/task.md": changed], deletedAt: delete)
+            #expect((result.files["cards/todo/task.md"] != nil) == changedAfter)
+            #expect(result.resolutions.map(\.kind) == [changedAfter ? .keptAfterDelete : .deleted])
+        }
+
+        @Test func keepsThreeCardsAddedUnderOneSlugWhenOneSideAlreadyHasTwo() throws {
+            // After a plain git merge, the upstream holds two cards with one slug (two columns); ours added a third,
+            // on the same path as one of them. Found by kanban-harness converge (50 clones x 100 ops, seed 5).
+            let ours = Self.card("Shared", column: "todo", created: "2026-01-01T09:03:00Z", body: "Ours.\n")
+            let theirsDoing = Self.card("Shared", column: "doing", created: "2026-01-01T09:01:00Z", body: "Doing.\n")
+            let theirsTodo = Self.card("Shared", column: "todo", created: "2026-01-01T09:02:00Z", body: "Todo.\n")
+            let result = try merge(base: [:], ours: ["cards/todo/shared.md": ours],
+                                   theirs: ["cards/doing/shared.md": theirsDoing, "cards/todo/shared.md": theirsTodo])
+            #expect(result.files["cards/doing/shared.md"] == theirsDoing)
+            #expect(result.files["cards/todo/shared.md"] == theirsTodo)
+            #expect(result.files["cards/todo/shared-2.md"] == ours)
+            #expect(result.resolutions.map(\.kind) == [.renamed])
+        }
+
+        @Test func mergesBoardFileColumnsAddedOnBothSides() throws {
+            func board(_ columns: [String]) -> [UInt8] {
+                Array(("---\ntitle: Team\ncolumns:\n" + columns.map { "  - id: \($0)\n    name: \($0.capitalized)\n" }.joined() + "---\n").utf8)
+            }
+            let result = try merge(base: ["board.md": board(["todo", "done"])], ours: ["board.md": board(["todo", "review", "done"])],
+                                   theirs: ["board.md": board(["todo", "done", "later"])])
+            let text = String(decoding: try #require(result.files["board.md"]), as: UTF8.self)
+            for id in ["todo", "review", "done", "later"] { #expect(text.contains("- id: \(id)"), "\(text)") }
+        }
+    }
+}
