@@ -53,11 +53,21 @@ extension GitSyncProvider {
         let groups = Dictionary(grouping: snapshot.cards, by: \.slug).filter { $0.value.count > 1 && $0.value.contains { !$0.isArchived } }
         let order = snapshot.columnIDs
         for (slug, cards) in groups.sorted(by: { $0.key.utf8Precedes($1.key) }) {
-            // Copies of one card share its `created`; they are kept once.
+            // Copies of one card share its `created`; they are kept once. Two cards created in the same second are
+            // told apart by the merge that brought them together.
             func identity(_ card: Card) -> String { card.created.map { String($0.timeIntervalSince1970) } ?? "?" + card.path }
+            var groups: [[Card]] = []
+            for (_, sameCreated) in Dictionary(grouping: cards, by: identity).sorted(by: { $0.key < $1.key }) {
+                var rest = sameCreated.sorted { $0.path.utf8Precedes($1.path) }
+                while let first = rest.first {
+                    let apart = rest.dropFirst().filter { wereAddedApart(first.path, $0.path, slug: slug) }
+                    groups.append(rest.filter { card in !apart.contains { $0.path == card.path } })
+                    rest = apart
+                }
+            }
             var distinct: [BoardMerge.Version] = []
             var created: [String: Date?] = [:]
-            for (_, group) in Dictionary(grouping: cards, by: identity).sorted(by: { $0.key < $1.key }) {
+            for group in groups {
                 var versions: [BoardMerge.Version] = []
                 for copy in group.sorted(by: { $0.path.utf8Precedes($1.path) }) {
                     guard let bytes = try? store.contents(of: copy), let file = BoardPath(copy.path)?.card else { continue }
@@ -94,6 +104,30 @@ extension GitSyncProvider {
         }
         written = written.filter { !removed.contains($0) }
         return (resolutions, BoardChange(card: nil, previous: nil, writtenPaths: written, removedPaths: removed))
+    }
+
+    /// Whether the card files `first` and `second` (one slug, relative to the board) are two cards added apart, not
+    /// copies of one: the merge that brought them together joined a side holding only one with a side holding only
+    /// the other, and the two sides' common version held no card with the slug.
+    func wereAddedApart(_ first: String, _ second: String, slug: String) -> Bool {
+        guard let log = try? git.run(["log", "--merges", "--format=%H %P", "-n", "50", "HEAD", "--", first, second], readOnly: true),
+              log.succeeded else { return false }
+        func has(_ commit: String, _ path: String) -> Bool {
+            (try? git.run(["cat-file", "-e", "\(commit):./\(path)"], readOnly: true))?.succeeded == true
+        }
+        for line in log.lines {
+            let hashes = line.split(separator: " ").map(String.init)
+            guard hashes.count == 3 else { continue }
+            let (left, right) = (hashes[1], hashes[2])
+            let joined = (has(left, first) && !has(left, second) && has(right, second) && !has(right, first))
+                || (has(left, second) && !has(left, first) && has(right, first) && !has(right, second))
+            guard joined else { continue }
+            guard let base = try? git.run(["merge-base", left, right], readOnly: true), base.succeeded, let common = base.lines.first,
+                  let listing = try? git.run(["ls-tree", "-r", "--name-only", common, "--", "cards", "archive"], readOnly: true),
+                  listing.succeeded else { return false }
+            return !listing.lines.contains { BoardPath(String($0))?.card?.slug == slug }
+        }
+        return false
     }
 
     /// Two copies of one card merged, without a common version: their keys merged as both being changes, in the

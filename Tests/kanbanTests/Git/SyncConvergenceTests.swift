@@ -198,6 +198,32 @@ extension GitTests {
             }
         }
 
+        @Test func twoCardsWithOneTitleCreatedInOneSecondAndJoinedByPlainGitBothSurvive() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                // Same title, same second (written by hand), different columns: git merges them without a conflict.
+                for (clone, column, body) in [(ana, "in-progress", "Ana's card"), (ben, "todo", "Ben's card")] {
+                    try require(["add", "Shared", "--column", column, "--body", body], in: clone, workspace)
+                    let path = clone + "/cards/\(column)/shared.md"
+                    let text = try workspace.read(path).lines.map { line in
+                        line.hasPrefix("created: ") || line.hasPrefix("modified: ") ? line.prefix { $0 != " " } + " 2026-01-01T09:00:00Z" : Substring(line)
+                    }.joined(separator: "\n")
+                    try workspace.write(text, to: path)
+                    try workspace.git(["add", "--all"], in: clone)
+                    try workspace.git(["commit", "--quiet", "-m", body], in: clone)
+                }
+                try workspace.git(["push", "--quiet"], in: ana)
+                let pulled = try workspace.run(["pull", "--no-rebase", "--no-edit"], in: ben)
+                #expect(pulled.status == 0, "\(pulled)")
+                // Two cards with one slug: the next kanban sync keeps both, the later-added one under a new slug.
+                try syncBoth(ana, ben, workspace)
+                let files = try cardFiles(in: ana)
+                #expect(files.count == 2, "\(files)")
+                let bodies = try files.map { try workspace.read(ana + "/" + $0) }
+                #expect(bodies.contains { $0.contains("Ana's card") } && bodies.contains { $0.contains("Ben's card") }, "\(bodies)")
+            }
+        }
+
         @Test(arguments: ["abc", "-1", "0", "1e999"])
         func aBadGitTimeoutIsAnErrorNamingTheVariable(value: String) throws {
             try withGitWorkspace { workspace in
