@@ -75,9 +75,9 @@ package struct BoardMerge {
             if paths.contains(where: { $0.count > 1 }) {
                 // A slug already on two paths (two cards, or a copy) in some version: merged path by path.
                 for path in Set(paths.flatMap { $0 }).sorted(by: { $0.utf8Precedes($1) }) {
-                    // Two different cards added on one path: the upstream's keeps it, ours takes a new slug.
-                    if base[path] == nil, let o = ours[path], let t = theirs[path], o != t, let file = BoardPath(path)?.card,
-                       Self.created(o) != Self.created(t) {
+                    // Two different cards added on one path (the base has no card with the slug, so they cannot
+                    // be copies of one): the upstream's keeps it, ours takes a new slug.
+                    if paths[0].isEmpty, let o = ours[path], let t = theirs[path], o != t, let file = BoardPath(path)?.card {
                         files[path] = t
                         renamed.append(Version(path: path, bytes: o, file: file))
                         continue
@@ -132,10 +132,6 @@ package struct BoardMerge {
 
     // MARK: Cards
 
-    /// A card file's `created` value, which tells two cards apart (copies of one card share it).
-    static func created(_ bytes: [UInt8]) -> String? {
-        (try? FrontmatterDocument(bytes: bytes, dialect: .card))?.value(forKey: "created")?.string
-    }
 
     /// The card paths of `files` by slug.
     static func cardsBySlug(_ files: Files) -> [String: [String]] {

@@ -51,7 +51,7 @@ extension SyncTests {
         @Test func keepsThreeCardsAddedUnderOneSlugWhenOneSideAlreadyHasTwo() throws {
             // After a plain git merge, the upstream holds two cards with one slug (two columns); ours added a third,
             // on the same path as one of them. Found by kanban-harness converge (50 clones x 100 ops, seed 5).
-            let ours = Self.card("Shared", column: "todo", created: "2026-01-01T09:03:00Z", body: "Ours.\n")
+            let ours = Self.card("Shared", column: "todo", created: "2026-01-01T09:02:00Z", body: "Ours.\n")  // the same second
             let theirsDoing = Self.card("Shared", column: "doing", created: "2026-01-01T09:01:00Z", body: "Doing.\n")
             let theirsTodo = Self.card("Shared", column: "todo", created: "2026-01-01T09:02:00Z", body: "Todo.\n")
             let result = try merge(base: [:], ours: ["cards/todo/shared.md": ours],
