@@ -155,16 +155,17 @@ package enum CardMerge {
             let old = base.value(forKey: key)
             let mine = ours.value(forKey: key)
             let other = theirs.value(forKey: key)
+            // Both sides placed the card: both keys from the side chosen, even one only the other side changed.
+            if placement.contains(key), let placementFromOurs {
+                if !placementFromOurs { take(other, key) }
+                continue
+            }
             if sameValue(mine, other) || sameValue(other, old) { continue }
             if sameValue(mine, old) {
                 take(other, key)
                 continue
             }
             // Both sides changed the key, differently.
-            if placement.contains(key), let placementFromOurs {
-                if !placementFromOurs { take(other, key) }
-                continue
-            }
             switch key {
             case "labels":
                 take(.list(mergedLabels(base: labels(old), ours: labels(mine), theirs: labels(other)).map { .string($0) }), key)
@@ -240,7 +241,7 @@ package enum CardMerge {
         var kept: [Substring] = []
         var oursSide: [Substring] = []
         var theirsSide: [Substring] = []
-        enum Where { case outside, ours, theirs }
+        enum Where { case outside, ours, base, theirs }
         var place = Where.outside
         let merged = String(decoding: output.bytes, as: UTF8.self)
         let endsWithBreak = merged.endsWithLineBreak
@@ -250,8 +251,12 @@ package enum CardMerge {
             switch place {
             case .outside where marker.hasPrefix(open):
                 place = .ours
-            case .ours where marker == middle:
+            case .ours where marker.hasPrefix(String(repeating: "|", count: size)):
+                place = .base  // a diff3-style base section, should a setting ask for one: the base's lines are not kept
+            case .ours where marker == middle, .base where marker == middle:
                 place = .theirs
+            case .base:
+                break
             case .theirs where marker.hasPrefix(close):
                 text += oursWins ? oursSide : theirsSide
                 if !kept.isEmpty { kept.append("") }
@@ -290,7 +295,7 @@ package enum CardMerge {
             throw SyncError(.gitFailed, "cannot write the versions to merge: \(error.message)")
         }
         let git = Git(configuration: configuration, directory: directory)
-        let output = try git.run(["merge-file", "--stdout", "--marker-size=\(markerSize)", "-L", "ours", "-L", "base", "-L", "theirs"] + names)
+        let output = try git.run(["-c", "merge.conflictStyle=merge", "merge-file", "--stdout", "--marker-size=\(markerSize)", "-L", "ours", "-L", "base", "-L", "theirs"] + names)
         guard output.status >= 0 && output.status < 128 else { return nil }
         return (output.output, output.status > 0)
     }

@@ -135,7 +135,9 @@ extension GitSyncProvider {
     private func keepOnce(_ kept: BoardMerge.Version, _ other: BoardMerge.Version, columnOrder: [String]) throws(SyncError) -> BoardMerge.Version {
         let keptWins = CardMerge.prefersOurs(BoardMerge.ranked(kept, columnOrder), BoardMerge.ranked(other, columnOrder))
         let (winner, loser) = keptWins ? (kept, other) : (other, kept)
-        let merged = try CardMerge.merge(base: loser.bytes, ours: winner.bytes, theirs: loser.bytes, columnOrder: columnOrder,
+        // No common version is at hand: every key counts as changed on both sides (the later version's value wins,
+        // labels join), and body lines only the loser has are kept in a section rather than dropped.
+        let merged = try CardMerge.merge(base: [], ours: winner.bytes, theirs: loser.bytes, columnOrder: columnOrder,
                                          configuration: configuration)
         return BoardMerge.Version(path: winner.path, bytes: merged.bytes, file: winner.file)
     }

@@ -76,6 +76,30 @@ extension SyncTests {
             #expect(value("position", in: result.text) == "a7")
         }
 
+        @Test(arguments: [true, false])
+        func takesColumnAndPositionFromOneSideEvenWhenEachChangedOnlyOne(oursMoved: Bool) throws {
+            // One side moved the card (column only, its key kept); the other reordered it (position only).
+            let base = card(column: "todo", position: "n")
+            let moved = card(column: "done", position: "n", modified: "2026-01-06T10:00:00Z")
+            let reordered = card(column: "todo", position: "b", modified: "2026-01-07T10:00:00Z")
+            let result = try merge(base: base, ours: oursMoved ? moved : reordered, theirs: oursMoved ? reordered : moved)
+            #expect(value("column", in: result.text) == "done")
+            #expect(value("position", in: result.text) == "n")
+        }
+
+        @Test func keepsNoBaseLinesWhenGitIsSetToShowThem() throws {
+            try withGitSandbox { sandbox in
+                var configuration = sandbox.configuration()
+                configuration.environment["GIT_CONFIG_COUNT"] = "1"
+                configuration.environment["GIT_CONFIG_KEY_0"] = "merge.conflictStyle"
+                configuration.environment["GIT_CONFIG_VALUE_0"] = "diff3"
+                let merged = try CardMerge.mergeLines(base: "one\nbase line\nthree\n", ours: "one\nana's line\nthree\n",
+                                                      theirs: "one\nben's line\nthree\n", oursWins: true, configuration: configuration)
+                #expect(merged.text == "one\nana's line\nthree\n")
+                #expect(merged.kept == "ben's line\n")
+            }
+        }
+
         @Test func breaksATieByColumnOrderTheSameWayFromEitherSide() throws {
             let base = card()
             let doing = card(column: "doing", position: "a3")

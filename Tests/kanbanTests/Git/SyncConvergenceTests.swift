@@ -224,6 +224,27 @@ extension GitTests {
             }
         }
 
+        @Test func twoCopiesOfOneCardAreKeptOnceWithEverythingEitherHeld() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                // What a plain git merge can leave: one card (one `created`) in two columns, each copy edited.
+                func copy(_ column: String, _ labels: String, _ modified: String, _ body: String) -> String {
+                    "---\ntitle: Card X\ncolumn: \(column)\nposition: n\ncreated: 2026-01-01T09:00:00Z\nmodified: \(modified)\nlabels: \(labels)\n---\n\n\(body)"
+                }
+                try workspace.write(copy("in-progress", "[ui]", "2026-01-02T09:00:00Z", "Alpha only.\n"), to: ana + "/cards/in-progress/card-x.md")
+                try workspace.write(copy("done", "[bug]", "2026-01-03T09:00:00Z", "Bravo only.\n"), to: ana + "/cards/done/card-x.md")
+                try workspace.git(["add", "--all"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "Two copies"], in: ana)
+                let synced = try workspace.kanban(["sync"], in: ana)
+                #expect(synced.status == 0, "\(synced)")
+                #expect(synced.stdout.contains("card-x: was in several places after a merge; kept once, in Done"), "\(synced)")
+                #expect(try cardFiles(in: ana) == ["cards/done/card-x.md"])
+                let card = try workspace.read(ana + "/cards/done/card-x.md")
+                #expect(card.contains("labels: [bug, ui]") || card.contains("labels: [ui, bug]"), "\(card)")
+                #expect(card.contains("Alpha only.") && card.contains("Bravo only."), "\(card)")
+            }
+        }
+
         @Test(arguments: ["abc", "-1", "0", "1e999"])
         func aBadGitTimeoutIsAnErrorNamingTheVariable(value: String) throws {
             try withGitWorkspace { workspace in
