@@ -13,7 +13,8 @@ extension BoardStore {
     /// stale `column:` fields are set to the directory's column; cards without frontmatter get one; within each
     /// column, cards whose position is missing, over-long or a duplicate of the previous card's are given new keys
     /// between their neighbours (widening to neighbours only when no short key fits).
-    /// Cards the merge driver kept inside another card become cards of their own again, with the next free slug.
+    /// Cards the merge driver kept inside another card become cards of their own again (the one created first keeps
+    /// the slug; the other takes one made from its `created` time).
     /// Files that cannot be parsed, undeclared columns and labels, duplicate slugs, conflict markers and text a
     /// merge kept are left for a person.
     /// - Returns: What was repaired, one entry per fixed problem, and the paths written.
@@ -74,8 +75,8 @@ extension BoardStore {
             let path = finding.location.path
             guard let file = BoardPath(path)?.card, let bytes = try? root.read(path) else { continue }
             let current = transaction.contents(of: path) ?? bytes
-            let split = KeptText.splittingCards(current, at: file) { slug in
-                let unique = Slug.unique(slug) { taken.contains(Slug.collisionKey($0)) }
+            let split = KeptText.splittingCards(current, at: file) { slug, card in
+                let unique = BoardMerge.newSlug(for: slug, card: card) { taken.contains(Slug.collisionKey($0)) }
                 taken.insert(Slug.collisionKey(unique))
                 return unique
             }

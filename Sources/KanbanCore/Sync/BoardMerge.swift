@@ -10,10 +10,11 @@ import Foundation
 /// - changed on one side only: that side's version (moved, archived, edited, deleted);
 /// - changed on both: the contents merge key by key and line by line (``CardMerge``); the card goes where the side
 ///   that moved it put it, and where both moved it, where the later version (`modified`) put it;
-/// - deleted on one side and changed on the other: deleted, unless the change is later than the commit that deleted
-///   it (then kept, and said so);
-/// - added on both sides under one slug: two cards, unless the files are the same; the local one (not yet pushed)
-///   takes the next free slug, so that a slug others already have never changes;
+/// - deleted on one side and changed on the other: deleted, unless the change is later than the delete (then kept,
+///   and said so);
+/// - added on both sides under one slug: two cards, unless the files are the same; the one created first keeps the
+///   slug, the other takes one made from its `created` time (``newSlug(for:card:isTaken:)``), the same on every
+///   machine whichever side merges;
 /// - `board.md`: merged line by line; where both changed the same lines, column by column and label by label, the
 ///   upstream's value winning where both changed the same one.
 ///
@@ -76,10 +77,11 @@ package struct BoardMerge {
                 // A slug already on two paths (two cards, or a copy) in some version: merged path by path.
                 for path in Set(paths.flatMap { $0 }).sorted(by: { $0.utf8Precedes($1) }) {
                     // Two different cards added on one path (the base has no card with the slug, so they cannot
-                    // be copies of one): the upstream's keeps it, ours takes a new slug.
+                    // be copies of one): the first created keeps it, the other takes a new slug.
                     if paths[0].isEmpty, let o = ours[path], let t = theirs[path], o != t, let file = BoardPath(path)?.card {
-                        files[path] = t
-                        renamed.append(Version(path: path, bytes: o, file: file))
+                        let (keep, other) = Self.keepsSlug(o, over: t) ? (o, t) : (t, o)
+                        files[path] = keep
+                        renamed.append(Version(path: path, bytes: other, file: file))
                         continue
                     }
                     if let bytes = try mergeByPath(base: base[path], ours: ours[path], theirs: theirs[path], columnOrder: columnOrder) {
@@ -104,9 +106,10 @@ package struct BoardMerge {
                 if let o { files[o.path] = o.bytes }
             case let (o?, t?):
                 guard let b else {
-                    // Two cards added under one slug: the upstream's keeps it.
-                    files[t.path] = t.bytes
-                    renamed.append(o)
+                    // Two cards added under one slug: the first created keeps it (the same on every machine).
+                    let (keep, other) = Self.keepsSlug(o.bytes, over: t.bytes) ? (o, t) : (t, o)
+                    files[keep.path] = keep.bytes
+                    renamed.append(other)
                     continue
                 }
                 let merged = try mergeChanged(base: b, ours: o, theirs: t, columnOrder: columnOrder)
@@ -121,7 +124,17 @@ package struct BoardMerge {
             }
         }
         for version in renamed {
-            let newSlug = Slug.unique(version.file.slug) { taken.contains(Slug.collisionKey($0)) }
+            // Another clone may have renamed this very card already: its new slug is then on the other side, and the
+            // two versions merge there rather than make the card twice.
+            let stable = Self.newSlug(for: version.file.slug, card: version.bytes) { _ in false }
+            let stablePath = Self.path(of: version.file, renamedTo: stable)
+            if let there = files[stablePath], Self.created(there) != nil, Self.created(there) == Self.created(version.bytes) {
+                files[stablePath] = try CardMerge.merge(base: [], ours: version.bytes, theirs: there, columnOrder: columnOrder,
+                                                        configuration: configuration).bytes
+                resolutions.append(CardResolution(slug: version.file.slug, keptPath: stablePath, removedPaths: [], kind: .renamed, newSlug: stable))
+                continue
+            }
+            let newSlug = Self.newSlug(for: version.file.slug, card: version.bytes) { taken.contains(Slug.collisionKey($0)) }
             taken.insert(Slug.collisionKey(newSlug))
             let path = Self.path(of: version.file, renamedTo: newSlug)
             files[path] = version.bytes
@@ -141,6 +154,39 @@ package struct BoardMerge {
         }
         for key in result.keys { result[key]?.sort { $0.utf8Precedes($1) } }
         return result
+    }
+
+    /// Of two different cards with one slug, whether `card` keeps it over `other`: the one created first (then the
+    /// one whose bytes sort first), so that every machine keeps the same one, whichever side it merges from.
+    static func keepsSlug(_ card: [UInt8], over other: [UInt8]) -> Bool {
+        func created(_ bytes: [UInt8]) -> Date? {
+            (try? FrontmatterDocument(bytes: bytes, dialect: .card))?.value(forKey: "created")?.string.flatMap(ISO8601.date(from:))
+        }
+        switch (created(card), created(other)) {
+        case let (left?, right?) where left != right: return left < right
+        case (.some, nil): return true
+        case (nil, .some): return false
+        default: return card.lexicographicallyPrecedes(other) || card == other
+        }
+    }
+
+    /// A card file's `created` value.
+    static func created(_ bytes: [UInt8]) -> String? {
+        (try? FrontmatterDocument(bytes: bytes, dialect: .card))?.value(forKey: "created")?.string
+    }
+
+    /// The new slug of `card`, which gave up `slug` to another card: `slug-` and a suffix made from the card itself
+    /// (its `created` time, else its bytes), so that every clone renaming it picks the same one, whatever else it
+    /// holds; with `-2`, `-3` ... added only when a different card already has that.
+    static func newSlug(for slug: String, card: [UInt8], isTaken: (String) -> Bool) -> String {
+        let document = try? FrontmatterDocument(bytes: card, dialect: .card)
+        let number: UInt64
+        if let created = document?.value(forKey: "created")?.string.flatMap(ISO8601.date(from:)), created.timeIntervalSince1970 > 0 {
+            number = UInt64(created.timeIntervalSince1970)
+        } else {
+            number = card.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 } % 2_176_782_336
+        }
+        return Slug.unique(slug + "-" + String(number, radix: 36)) { isTaken($0) }
     }
 
     /// `file`'s path with the slug `slug`: `cards/todo/x-2.md`, or `archive/2026-01-05-x-2.md`.

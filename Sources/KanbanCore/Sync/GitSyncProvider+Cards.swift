@@ -5,9 +5,9 @@ import Foundation
 /// - a card in two places (both sides moved it, and git did not see the moves as renames): kept once, merged from
 ///   the copies, where the later version put it;
 /// - two different cards with one slug in two columns (both sides added a card with the same title): the one added
-///   later (its `created`; then the path) takes the next free slug;
+///   later (its `created`; then its bytes) takes a new slug made from its `created` time;
 /// - another card kept inside a card by the merge driver (``KeptText/Kind/otherCard``, when both sides added a card
-///   under one name): made a card of its own, with the next free slug.
+///   under one name): made a card of its own, with a new slug made from its `created` time.
 ///
 /// Every rule depends on the files alone, so clones that tidy the same board make the same commit.
 extension GitSyncProvider {
@@ -31,8 +31,8 @@ extension GitSyncProvider {
             }
             written.append(path)
         }
-        func newSlug(from slug: String) -> String {
-            let slug = Slug.unique(slug) { taken.contains(Slug.collisionKey($0)) }
+        func newSlug(from slug: String, card: [UInt8]) -> String {
+            let slug = BoardMerge.newSlug(for: slug, card: card) { taken.contains(Slug.collisionKey($0)) }
             taken.insert(Slug.collisionKey(slug))
             return slug
         }
@@ -41,7 +41,7 @@ extension GitSyncProvider {
         for finding in snapshot.findings where finding.code == .keptCard {
             let path = finding.location.path
             guard let file = BoardPath(path)?.card, let bytes = try? store.openRoot().read(path),
-                  let split = KeptText.splittingCards(bytes, at: file, newSlug: newSlug(from:)) else { continue }
+                  let split = KeptText.splittingCards(bytes, at: file, newSlug: newSlug(from:card:)) else { continue }
             try write(split.host, to: path)
             for card in split.cards {
                 try write(card.bytes, to: card.path)
@@ -66,7 +66,6 @@ extension GitSyncProvider {
                 }
             }
             var distinct: [BoardMerge.Version] = []
-            var created: [String: Date?] = [:]
             for group in groups {
                 var versions: [BoardMerge.Version] = []
                 for copy in group.sorted(by: { $0.path.utf8Precedes($1.path) }) {
@@ -85,16 +84,13 @@ extension GitSyncProvider {
                     resolutions.append(CardResolution(slug: slug, keptPath: kept.path, removedPaths: others, kind: .keptOnce))
                 }
                 distinct.append(kept)
-                created[kept.path] = group[0].created
             }
             // Different active cards with one slug: the first added keeps it, the others get slugs of their own.
             let active = distinct.filter { !$0.file.isArchived }.sorted { lhs, rhs in
-                let (left, right) = (created[lhs.path] ?? nil, created[rhs.path] ?? nil)
-                if left != right { return (left ?? .distantFuture) < (right ?? .distantFuture) }
-                return lhs.path.utf8Precedes(rhs.path)
+                lhs.bytes == rhs.bytes ? lhs.path.utf8Precedes(rhs.path) : BoardMerge.keepsSlug(lhs.bytes, over: rhs.bytes)
             }
             for card in active.dropFirst() {
-                let renamed = newSlug(from: slug)
+                let renamed = newSlug(from: slug, card: card.bytes)
                 let path = BoardMerge.path(of: card.file, renamedTo: renamed)
                 try write(card.bytes, to: path)
                 try? store.openRoot().remove(card.path)

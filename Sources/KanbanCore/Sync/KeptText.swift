@@ -93,15 +93,26 @@ package enum KeptText {
     /// The cards kept inside the card `bytes` at `file` (``Kind/otherCard`` sections), made cards of their own: the
     /// host's new bytes, and each kept card's new slug (from `newSlug`, given the host's slug), path and bytes.
     /// Nil when the card holds no such section (or one that is not closed).
-    package static func splittingCards(_ bytes: [UInt8], at file: CardFile, newSlug: (String) -> String)
+    package static func splittingCards(_ bytes: [UInt8], at file: CardFile, newSlug: (String, [UInt8]) -> String)
         -> (host: [UInt8], cards: [(slug: String, path: String, bytes: [UInt8])])? {
         guard var host = try? FrontmatterDocument(bytes: bytes, dialect: .card), host.hasFrontmatter,
               let (texts, rest) = sections(of: .otherCard, in: host.body) else { return nil }
         host.setBody(rest)
+        if texts.count == 1 {
+            // Which of the two keeps the slug follows the rule every merge follows (the first created), not which
+            // side git's merge happened to keep in the file.
+            let text = texts[0]
+            let kept = host.usesCRLF ? Array(text.replacingOccurrences(of: "\n", with: "\r\n").utf8) : Array(text.utf8)
+            let hostBytes = host.bytes()
+            if BoardMerge.keepsSlug(kept, over: hostBytes) && kept != hostBytes {
+                let slug = newSlug(file.slug, hostBytes)
+                return (kept, [(slug: slug, path: BoardMerge.path(of: file, renamedTo: slug), bytes: hostBytes)])
+            }
+        }
         let cards = texts.map { text in
-            let slug = newSlug(file.slug)
             // The body of a CRLF card reads with "\n"; the card kept in it was CRLF too.
             let bytes = host.usesCRLF ? Array(text.replacingOccurrences(of: "\n", with: "\r\n").utf8) : Array(text.utf8)
+            let slug = newSlug(file.slug, bytes)
             return (slug: slug, path: BoardMerge.path(of: file, renamedTo: slug), bytes: bytes)
         }
         return (host.bytes(), cards)

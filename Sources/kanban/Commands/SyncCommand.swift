@@ -17,7 +17,7 @@ enum SyncCommand: KanbanCommand {
             The merge never stops on a card. A key one side changed takes that change; a key both changed takes the \
             later 'modified' (labels merge as sets); a card moved to two places goes where the later change put it; \
             a card deleted on one side stays deleted unless the other side changed it after the delete; two cards \
-            added under one name both stay, the one not yet pushed taking the next free name. Where both sides \
+            added under one name both stay, the one created later taking a name made from its creation time. Where both sides \
             changed the same lines of a body, the later version's lines stay in place and the other side's are kept \
             in a marked section at the end of the card: the sync succeeds with a warning, and 'kanban status' and \
             'kanban doctor' name the card until someone tidies it. The same rules give the same board on every \

@@ -118,12 +118,13 @@ import Testing
 
             let (repairs, change) = try store.repair()
             #expect(repairs.map(\.code) == [.keptCard])
-            #expect(repairs.map(\.path) == ["cards/todo/write-docs-3.md"])
-            #expect(Set(change.writtenPaths) == ["cards/todo/write-docs.md", "cards/todo/write-docs-3.md"])
+            let renamed = "cards/todo/write-docs-" + String(UInt64(try #require(ISO8601.date(from: "2026-01-01T09:05:00Z")).timeIntervalSince1970), radix: 36) + ".md"
+            #expect(repairs.map(\.path) == [renamed])
+            #expect(Set(change.writtenPaths) == ["cards/todo/write-docs.md", renamed])
             let crlf = newline == "\r\n"
             let expectedHost = crlf ? mine.replacingOccurrences(of: "\n", with: "\r\n") : mine
             #expect(String(decoding: try store.contents(atPath: "cards/todo/write-docs.md"), as: UTF8.self) == expectedHost)
-            let split = String(decoding: try store.contents(atPath: "cards/todo/write-docs-3.md"), as: UTF8.self)
+            let split = String(decoding: try store.contents(atPath: renamed), as: UTF8.self)
             #expect(split == (crlf ? other.replacingOccurrences(of: "\n", with: "\r\n") : other))
             #expect(!(try store.check()).contains { $0.code == .keptCard })
         }

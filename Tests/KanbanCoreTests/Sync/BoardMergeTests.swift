@@ -56,10 +56,34 @@ extension SyncTests {
             let theirsTodo = Self.card("Shared", column: "todo", created: "2026-01-01T09:02:00Z", body: "Todo.\n")
             let result = try merge(base: [:], ours: ["cards/todo/shared.md": ours],
                                    theirs: ["cards/doing/shared.md": theirsDoing, "cards/todo/shared.md": theirsTodo])
+            // Ours and theirs' todo card were created in the same second: the bytes decide ("Ours." sorts first), and
+            // the other takes a slug made from its created time, which every clone renaming it picks alike.
+            let suffix = String(UInt64(try #require(ISO8601.date(from: "2026-01-01T09:02:00Z")).timeIntervalSince1970), radix: 36)
             #expect(result.files["cards/doing/shared.md"] == theirsDoing)
-            #expect(result.files["cards/todo/shared.md"] == theirsTodo)
-            #expect(result.files["cards/todo/shared-2.md"] == ours)
+            #expect(result.files["cards/todo/shared.md"] == ours)
+            #expect(result.files["cards/todo/shared-\(suffix).md"] == theirsTodo)
+            #expect(result.files.count == 3)
             #expect(result.resolutions.map(\.kind) == [.renamed])
+            // Merged the other way round, the same files.
+            let swapped = try merge(base: [:], ours: ["cards/doing/shared.md": theirsDoing, "cards/todo/shared.md": theirsTodo],
+                                    theirs: ["cards/todo/shared.md": ours])
+            #expect(swapped.files == result.files)
+        }
+
+        @Test func aCardAnotherCloneAlreadyRenamedIsMergedIntoThatRenameNotMadeTwice() throws {
+            // Found by kanban-harness converge (50 clones x 100 ops, seed 8): one card under two new slugs.
+            let first = Self.card("X", column: "todo", created: "2026-01-01T09:00:00Z", body: "First.\n")
+            let second = Self.card("X", column: "todo", created: "2026-01-01T09:05:00Z", body: "Second.\n")
+            let secondEdited = Self.card("X", column: "todo", created: "2026-01-01T09:05:00Z", modified: "2026-01-01T10:00:00Z",
+                                         body: "Second.\nMore.\n")
+            let suffix = String(UInt64(try #require(ISO8601.date(from: "2026-01-01T09:05:00Z")).timeIntervalSince1970), radix: 36)
+            let renamedPath = "cards/todo/x-\(suffix).md"
+            let result = try merge(base: [:], ours: ["cards/todo/x.md": secondEdited],
+                                   theirs: ["cards/todo/x.md": first, renamedPath: second])
+            #expect(Set(result.files.keys) == ["cards/todo/x.md", renamedPath])
+            #expect(result.files["cards/todo/x.md"] == first)
+            let merged = String(decoding: try #require(result.files[renamedPath]), as: UTF8.self)
+            #expect(merged.contains("Second.\nMore.\n"), "\(merged)")
         }
 
         @Test func mergesBoardFileColumnsAddedOnBothSides() throws {
