@@ -90,6 +90,18 @@ extension GitSyncProvider {
                 lhs.bytes == rhs.bytes ? lhs.path.utf8Precedes(rhs.path) : BoardMerge.keepsSlug(lhs.bytes, over: rhs.bytes)
             }
             for card in active.dropFirst() {
+                // Another clone may have renamed this very card already: merge into that rename, not make it twice.
+                let stable = BoardMerge.newSlug(for: slug, card: card.bytes) { _ in false }
+                let stablePath = BoardMerge.path(of: card.file, renamedTo: stable)
+                if stablePath != card.path, let there = try? store.openRoot().read(stablePath), BoardMerge.created(there) != nil,
+                   BoardMerge.created(there) == BoardMerge.created(card.bytes) {
+                    let merged = try CardMerge.merge(base: [], ours: there, theirs: card.bytes, columnOrder: order, configuration: configuration)
+                    try write(merged.bytes, to: stablePath)
+                    try? store.openRoot().remove(card.path)
+                    removed.append(card.path)
+                    resolutions.append(CardResolution(slug: slug, keptPath: stablePath, removedPaths: [card.path], kind: .renamed, newSlug: stable))
+                    continue
+                }
                 let renamed = newSlug(from: slug, card: card.bytes)
                 let path = BoardMerge.path(of: card.file, renamedTo: renamed)
                 try write(card.bytes, to: path)
