@@ -84,7 +84,17 @@ package struct BoardMerge {
                         renamed.append(Version(path: path, bytes: other, file: file))
                         continue
                     }
-                    if let bytes = try mergeByPath(base: base[path], ours: ours[path], theirs: theirs[path], columnOrder: columnOrder) {
+                    let (b, o, t) = (base[path], ours[path], theirs[path])
+                    // Deleted on one side (no card with the slug left there) and changed on the other: the delete rule.
+                    if let b, let file = BoardPath(path)?.card, let kept = o ?? t, (o == nil) != (t == nil), kept != b,
+                       (o == nil ? paths[1] : paths[2]).isEmpty {
+                        let changed = Version(path: path, bytes: kept, file: file)
+                        if let resolution = try keepOrDelete(slug, changed: changed, deletedBy: o == nil ? .ours : .theirs, into: &files) {
+                            resolutions.append(resolution)
+                        }
+                        continue
+                    }
+                    if let bytes = try mergeByPath(base: b, ours: o, theirs: t, columnOrder: columnOrder) {
                         files[path] = bytes
                     }
                 }
@@ -242,7 +252,7 @@ package struct BoardMerge {
     private func mergeByPath(base: [UInt8]?, ours: [UInt8]?, theirs: [UInt8]?, columnOrder: [String]) throws(SyncError) -> [UInt8]? {
         if ours == theirs || theirs == base { return ours }
         if ours == base { return theirs }
-        guard let ours, let theirs else { return ours ?? theirs }  // deleted on one side, changed on the other: kept
+        guard let ours, let theirs else { return ours ?? theirs }  // moved away on one side, changed on the other: kept
         return try CardMerge.merge(base: base ?? [], ours: ours, theirs: theirs, columnOrder: columnOrder, configuration: configuration).bytes
     }
 

@@ -86,6 +86,20 @@ extension SyncTests {
             #expect(merged.contains("Second.\nMore.\n"), "\(merged)")
         }
 
+        @Test(arguments: [false, true])
+        func appliesTheDeleteRuleToASlugOnTwoPaths(changedAfter: Bool) throws {
+            // The base holds two copies of one card (a plain git merge left them); ours deletes both, theirs edits one.
+            let copy = Self.card("Task", column: "todo", created: "2026-01-01T09:00:00Z")
+            let other = Self.card("Task", column: "done", created: "2026-01-01T09:00:00Z")
+            let edited = Self.card("Task", column: "todo", created: "2026-01-01T09:00:00Z", modified: "2026-01-05T10:00:00Z", body: "more\n")
+            let delete = ISO8601.date(from: changedAfter ? "2026-01-05T09:00:00Z" : "2026-01-05T11:00:00Z")
+            let base = ["cards/todo/task.md": copy, "cards/done/task.md": other]
+            let result = try merge(base: base, ours: [:], theirs: ["cards/todo/task.md": edited, "cards/done/task.md": other],
+                                   deletedAt: delete)
+            #expect((result.files["cards/todo/task.md"] != nil) == changedAfter)
+            #expect(result.files["cards/done/task.md"] == nil)
+        }
+
         @Test func mergesBoardFileColumnsAddedOnBothSides() throws {
             func board(_ columns: [String]) -> [UInt8] {
                 Array(("---\ntitle: Team\ncolumns:\n" + columns.map { "  - id: \($0)\n    name: \($0.capitalized)\n" }.joined() + "---\n").utf8)
