@@ -298,7 +298,7 @@ public final class BoardStore: Sendable {
 
     /// Now, as the timestamp the store writes: whole seconds in UTC, SimpleKanban's form.
     func timestamp() -> String {
-        ISO8601.string(from: Date(timeIntervalSince1970: clock().timeIntervalSince1970.rounded(.down)))
+        ISO8601.string(from: clock().flooredToSeconds)
     }
 
     struct Listing {

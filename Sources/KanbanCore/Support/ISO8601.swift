@@ -169,3 +169,8 @@ package enum ISO8601 {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
+
+extension Date {
+    /// The date without its fraction of a second, as cards' `modified` times are written.
+    var flooredToSeconds: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
+}

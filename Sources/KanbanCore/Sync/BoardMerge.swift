@@ -138,7 +138,7 @@ package struct BoardMerge {
             // two versions merge there rather than make the card twice.
             let stable = Self.newSlug(for: version.file.slug, card: version.bytes) { _ in false }
             let stablePath = Self.path(of: version.file, renamedTo: stable)
-            if let there = files[stablePath], Self.created(there) != nil, Self.created(there) == Self.created(version.bytes) {
+            if let there = files[stablePath], let created = Self.createdTime(there), created == Self.createdTime(version.bytes) {
                 files[stablePath] = try CardMerge.merge(base: [], ours: version.bytes, theirs: there, columnOrder: columnOrder,
                                                         configuration: configuration).bytes
                 resolutions.append(CardResolution(slug: version.file.slug, keptPath: stablePath, removedPaths: [], kind: .renamed, newSlug: stable))
@@ -169,10 +169,7 @@ package struct BoardMerge {
     /// Of two different cards with one slug, whether `card` keeps it over `other`: the one created first (then the
     /// one whose bytes sort first), so that every machine keeps the same one, whichever side it merges from.
     static func keepsSlug(_ card: [UInt8], over other: [UInt8]) -> Bool {
-        func created(_ bytes: [UInt8]) -> Date? {
-            (try? FrontmatterDocument(bytes: bytes, dialect: .card))?.value(forKey: "created")?.string.flatMap(ISO8601.date(from:))
-        }
-        switch (created(card), created(other)) {
+        switch (createdTime(card), createdTime(other)) {
         case let (left?, right?) where left != right: return left < right
         case (.some, nil): return true
         case (nil, .some): return false
@@ -180,18 +177,17 @@ package struct BoardMerge {
         }
     }
 
-    /// A card file's `created` value.
-    static func created(_ bytes: [UInt8]) -> String? {
-        (try? FrontmatterDocument(bytes: bytes, dialect: .card))?.value(forKey: "created")?.string
+    /// A card file's `created` time, which copies of one card share and tells two cards apart.
+    static func createdTime(_ bytes: [UInt8]) -> Date? {
+        (try? FrontmatterDocument(bytes: bytes, dialect: .card))?.value(forKey: "created")?.string.flatMap(ISO8601.date(from:))
     }
 
     /// The new slug of `card`, which gave up `slug` to another card: `slug-` and a suffix made from the card itself
     /// (its `created` time, else its bytes), so that every clone renaming it picks the same one, whatever else it
     /// holds; with `-2`, `-3` ... added only when a different card already has that.
     static func newSlug(for slug: String, card: [UInt8], isTaken: (String) -> Bool) -> String {
-        let document = try? FrontmatterDocument(bytes: card, dialect: .card)
         let number: UInt64
-        if let created = document?.value(forKey: "created")?.string.flatMap(ISO8601.date(from:)), created.timeIntervalSince1970 > 0 {
+        if let created = createdTime(card), created.timeIntervalSince1970 > 0 {
             number = UInt64(created.timeIntervalSince1970)
         } else {
             number = card.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 } % 2_176_782_336

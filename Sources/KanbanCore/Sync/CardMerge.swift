@@ -114,10 +114,6 @@ package enum CardMerge {
         return !ours.bytes.lexicographicallyPrecedes(theirs.bytes)
     }
 
-    private static func createdTime(_ document: FrontmatterDocument) -> Date? {
-        document.value(forKey: "created")?.string.flatMap(ISO8601.date(from:))
-    }
-
     /// The ranking data of a parsed card, its column taken from the `column:` field.
     static func version(of document: FrontmatterDocument, bytes: [UInt8], columnOrder: [String]) -> Version {
         let modified = document.value(forKey: "modified")?.string.flatMap(ISO8601.date(from:))

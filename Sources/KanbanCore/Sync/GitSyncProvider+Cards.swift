@@ -93,8 +93,8 @@ extension GitSyncProvider {
                 // Another clone may have renamed this very card already: merge into that rename, not make it twice.
                 let stable = BoardMerge.newSlug(for: slug, card: card.bytes) { _ in false }
                 let stablePath = BoardMerge.path(of: card.file, renamedTo: stable)
-                if stablePath != card.path, let there = try? store.openRoot().read(stablePath), BoardMerge.created(there) != nil,
-                   BoardMerge.created(there) == BoardMerge.created(card.bytes) {
+                if stablePath != card.path, let there = try? store.openRoot().read(stablePath),
+                   let created = BoardMerge.createdTime(there), created == BoardMerge.createdTime(card.bytes) {
                     let merged = try CardMerge.merge(base: [], ours: there, theirs: card.bytes, columnOrder: order, configuration: configuration)
                     try write(merged.bytes, to: stablePath)
                     try? store.openRoot().remove(card.path)

@@ -73,8 +73,3 @@ extension GitSyncProvider {
         return committed
     }
 }
-
-extension Date {
-    /// The date without its fraction of a second, as cards' `modified` times are written.
-    var flooredToSeconds: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
-}

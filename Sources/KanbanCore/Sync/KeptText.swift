@@ -98,23 +98,19 @@ package enum KeptText {
         guard var host = try? FrontmatterDocument(bytes: bytes, dialect: .card), host.hasFrontmatter,
               let (texts, rest) = sections(of: .otherCard, in: host.body) else { return nil }
         host.setBody(rest)
-        if texts.count == 1 {
-            // Which of the two keeps the slug follows the rule every merge follows (the first created), not which
-            // side git's merge happened to keep in the file.
-            let text = texts[0]
-            let kept = host.usesCRLF ? Array(text.replacingOccurrences(of: "\n", with: "\r\n").utf8) : Array(text.utf8)
-            let hostBytes = host.bytes()
-            if BoardMerge.keepsSlug(kept, over: hostBytes) && kept != hostBytes {
-                let slug = newSlug(file.slug, hostBytes)
-                return (kept, [(slug: slug, path: BoardMerge.path(of: file, renamedTo: slug), bytes: hostBytes)])
-            }
+        // The body of a CRLF card reads with "\n"; the cards kept in it were CRLF too.
+        let kept = texts.map { host.usesCRLF ? Array($0.replacingOccurrences(of: "\n", with: "\r\n").utf8) : Array($0.utf8) }
+        let hostBytes = host.bytes()
+        // Which of two keeps the slug follows the rule every merge follows (the first created), not which side
+        // git's merge happened to keep in the file.
+        if kept.count == 1, BoardMerge.keepsSlug(kept[0], over: hostBytes), kept[0] != hostBytes {
+            let slug = newSlug(file.slug, hostBytes)
+            return (kept[0], [(slug: slug, path: BoardMerge.path(of: file, renamedTo: slug), bytes: hostBytes)])
         }
-        let cards = texts.map { text in
-            // The body of a CRLF card reads with "\n"; the card kept in it was CRLF too.
-            let bytes = host.usesCRLF ? Array(text.replacingOccurrences(of: "\n", with: "\r\n").utf8) : Array(text.utf8)
+        let cards = kept.map { bytes in
             let slug = newSlug(file.slug, bytes)
             return (slug: slug, path: BoardMerge.path(of: file, renamedTo: slug), bytes: bytes)
         }
-        return (host.bytes(), cards)
+        return (hostBytes, cards)
     }
 }
