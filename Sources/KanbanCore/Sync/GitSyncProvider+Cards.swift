@@ -94,7 +94,8 @@ extension GitSyncProvider {
                 let stable = BoardMerge.newSlug(for: slug, card: card.bytes) { _ in false }
                 let stablePath = BoardMerge.path(of: card.file, renamedTo: stable)
                 if stablePath != card.path, let there = try? store.openRoot().read(stablePath),
-                   let created = BoardMerge.createdTime(there), created == BoardMerge.createdTime(card.bytes) {
+                   let created = BoardMerge.createdTime(there), created == BoardMerge.createdTime(card.bytes),
+                   !isTwin(renamedTo: stablePath, of: card.path, created: created) {
                     let merged = try CardMerge.merge(base: [], ours: there, theirs: card.bytes, columnOrder: order, configuration: configuration)
                     try write(merged.bytes, to: stablePath)
                     try? store.openRoot().remove(card.path)
@@ -134,6 +135,26 @@ extension GitSyncProvider {
                   let listing = try? git.run(["ls-tree", "-r", "--name-only", common, "--", "cards", "archive"], readOnly: true),
                   listing.succeeded else { return false }
             return !listing.lines.contains { BoardPath(String($0))?.card?.slug == slug }
+        }
+        return false
+    }
+
+    /// Whether the card at `renamed` is another card than the one at `path`, created in the same second under the same
+    /// slug (same-second twins get the same slug from their `created` time): the commit that made `renamed` left a card
+    /// created then at `path`. A card renamed elsewhere left its old path, and copies of it meet `renamed` only later.
+    func isTwin(renamedTo renamed: String, of path: String, created: Date) -> Bool {
+        guard let log = try? git.run(["log", "--format=%H %P", "-n", "50", "HEAD", "--", renamed], readOnly: true),
+              log.succeeded else { return false }
+        func bytes(_ commit: String, _ path: String) -> [UInt8]? {
+            guard let shown = try? git.run(["cat-file", "blob", "\(commit):./\(path)"], readOnly: true), shown.succeeded else { return nil }
+            return shown.output
+        }
+        for line in log.lines {
+            let hashes = line.split(separator: " ").map(String.init)
+            guard let commit = hashes.first, bytes(commit, renamed) != nil,
+                  hashes.dropFirst().allSatisfy({ bytes($0, renamed) == nil }) else { continue }
+            // The commit that made the renamed card.
+            return bytes(commit, path).flatMap(BoardMerge.createdTime) == created
         }
         return false
     }

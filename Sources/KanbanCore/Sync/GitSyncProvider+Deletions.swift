@@ -58,18 +58,31 @@ extension GitSyncProvider {
         }
     }
 
-    /// When the card `slug` was deleted on the branch `tip` since `base`: the time its deleting commit's trailer
-    /// gives, else (for this clone's own deletes) the time it noted, else the commit's time.
+    /// When the card `slug` was deleted on the branch `tip` since `base`: the time its latest deleting commit's
+    /// trailer gives, else (for this clone's own deletes) the time it noted, else the commit's time. Where several
+    /// commits there deleted it (two clones deleted it, and a merge joined them), the latest delete counts, whichever
+    /// was committed last.
     func deletionTime(of slug: String, on tip: String, since base: String, isLocal: Bool) -> Date? {
-        guard let output = try? git.run(["log", "-1", "--format=%ct%n%(trailers:key=Deleted,valueonly,unfold)", "\(base)..\(tip)", "--"]
+        guard let output = try? git.run(["log", "--full-history", "--format=%x00%ct%n%(trailers:key=Deleted,valueonly,unfold)", "\(base)..\(tip)", "--"]
                                             + Self.pathspecs(ofCard: slug), readOnly: true),
-              output.succeeded, let first = output.lines.first, let seconds = TimeInterval(first) else { return nil }
-        let committed = Date(timeIntervalSince1970: seconds)
-        for line in output.lines.dropFirst() {
-            let fields = line.split(separator: " ")
-            if fields.count == 2, fields[0] == slug, let date = ISO8601.date(from: String(fields[1])) { return min(date, committed) }
+              output.succeeded else { return nil }
+        // One record per commit, newest first: its time, then its `Deleted:` trailers.
+        let records = String(decoding: output.output, as: UTF8.self).split(separator: "\0").map { String($0).lines(omittingEmpty: true) }
+        func trailerTime(_ record: [Substring], committed: Date) -> Date? {
+            for line in record.dropFirst() {
+                let fields = line.split(separator: " ")
+                if fields.count == 2, fields[0] == slug, let date = ISO8601.date(from: String(fields[1])) { return min(date, committed) }
+            }
+            return nil
         }
-        if isLocal, let noted = recordedDeletions()[slug] { return min(noted, committed) }
-        return committed
+        func committedTime(_ record: [Substring]) -> Date? {
+            record.first.flatMap { TimeInterval(String($0)) }.map { Date(timeIntervalSince1970: $0) }
+        }
+        guard let last = records.first, let committed = committedTime(last) else { return nil }
+        var time = trailerTime(last, committed: committed) ?? (isLocal ? recordedDeletions()[slug].map { min($0, committed) } : nil) ?? committed
+        for record in records.dropFirst() {
+            if let committed = committedTime(record), let deleted = trailerTime(record, committed: committed) { time = max(time, deleted) }
+        }
+        return time
     }
 }

@@ -83,11 +83,11 @@ final class GitWorkspace: @unchecked Sendable {
 
     /// Runs git in `directory`, whatever its exit status.
     @discardableResult
-    func run(_ arguments: [String], in directory: String) throws -> GitRun {
+    func run(_ arguments: [String], in directory: String, environment extra: [String: String] = [:]) throws -> GitRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: gitPath)
         process.arguments = ["-C", directory] + arguments
-        process.environment = environment
+        process.environment = environment.merging(extra) { $1 }
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         let output = Pipe()
         let errors = Pipe()

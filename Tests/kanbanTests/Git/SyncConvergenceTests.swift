@@ -228,6 +228,78 @@ extension GitTests {
             }
         }
 
+        @Test func threeCardsWithOneTitleTwoOfThemInOneSecondAllSurvive() throws {
+            // converge 50 clones x 100 ops, seed 5: the card created first kept the slug; a kanban sync renamed one of
+            // the two same-second cards to the slug made from its created time, and the tidy then took the other for
+            // that very card renamed elsewhere and merged it in: one card fewer.
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                let cleo = try workspace.makeClone(of: workspace.root + "/remote.git", named: "cleo", author: "Cleo Park")
+                try require(["git-setup"], in: cleo, workspace)
+                func add(in clone: String, column: String, created: String, body: String) throws {
+                    try require(["add", "Shared", "--column", column, "--body", body], in: clone, workspace)
+                    let path = clone + "/cards/\(column)/shared.md"
+                    let text = try workspace.read(path).lines.map { line in
+                        line.hasPrefix("created: ") || line.hasPrefix("modified: ") ? line.prefix { $0 != " " } + " " + created : Substring(line)
+                    }.joined(separator: "\n")
+                    try workspace.write(text, to: path)
+                    try workspace.git(["add", "--all"], in: clone)
+                    try workspace.git(["commit", "--quiet", "-m", body], in: clone)
+                }
+                try add(in: ana, column: "in-progress", created: "2026-01-01T09:00:00Z", body: "Ana's card")
+                try workspace.git(["push", "--quiet"], in: ana)
+                // Ben's card and Cleo's: the same second, the same column.
+                try add(in: ben, column: "todo", created: "2026-01-01T09:00:01Z", body: "Ben's card")
+                let pulled = try workspace.run(["pull", "--no-rebase", "--no-edit"], in: ben)
+                #expect(pulled.status == 0, "\(pulled)")
+                try workspace.git(["push", "--quiet"], in: ben)
+                try add(in: cleo, column: "todo", created: "2026-01-01T09:00:01Z", body: "Cleo's card")
+                for clone in [cleo, ana, ben, cleo, ana] { try require(["sync"], in: clone, workspace) }
+                #expect(try cardFiles(in: ana) == (try cardFiles(in: cleo)))
+                let files = try cardFiles(in: ana)
+                #expect(files.count == 3, "\(files)")
+                let cards = try files.map { try workspace.read(ana + "/" + $0) }
+                for body in ["Ana's card", "Ben's card", "Cleo's card"] {
+                    #expect(cards.filter { $0.contains("\n\(body)") && !$0.contains("conflict start") }.count == 1, "\(body): \(cards)")
+                }
+                #expect(try workspace.kanban(["doctor"], in: ana).status == 0)
+            }
+        }
+
+        @Test func aChangeMadeBetweenTwoDeletesOfOneCardIsDeletedByTheLaterDelete() throws {
+            // converge 50 clones x 100 ops, seed 5: two clones deleted one card; the delete made first was committed
+            // last, and the merge timed the delete by it alone, so a move made between the two deletes kept the card.
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                let cleo = try workspace.makeClone(of: workspace.root + "/remote.git", named: "cleo", author: "Cleo Park")
+                let card = "---\ntitle: Task\ncolumn: todo\nposition: n\ncreated: 2026-01-01T09:00:00Z\nmodified: 2026-01-01T09:00:00Z\nlabels: []\n---\n\nThe plan.\n"
+                try workspace.write(card, to: ana + "/cards/todo/task.md")
+                try workspace.git(["add", "--all"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "Add a task"], in: ana)
+                try workspace.git(["push", "--quiet"], in: ana)
+                for clone in [ben, cleo] { try workspace.git(["pull", "--quiet"], in: clone) }
+                // Ben deletes it at 09:00:30 and commits at 09:00:40; Ana deletes it at 09:00:10 but commits at 09:01.
+                for (clone, deleted, committed) in [(ben, "09:00:30", "09:00:40"), (ana, "09:00:10", "09:01:00")] {
+                    try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: clone)
+                    let commit = try workspace.run(["commit", "--quiet", "-m", "Delete \"Task\"\n\nDeleted: task 2026-01-01T\(deleted)Z"],
+                                                   in: clone, environment: ["GIT_COMMITTER_DATE": "2026-01-01T\(committed)Z"])
+                    #expect(commit.status == 0, "\(commit)")
+                }
+                try workspace.git(["push", "--quiet"], in: ben)
+                try require(["sync"], in: ana, workspace)
+                // Cleo moved it at 09:00:20: after Ana's delete, before Ben's.
+                try workspace.write(card.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:20Z")
+                                        .replacingOccurrences(of: "column: todo", with: "column: done"), to: cleo + "/cards/done/task.md")
+                try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: cleo)
+                try workspace.git(["add", "--all"], in: cleo)
+                try workspace.git(["commit", "--quiet", "-m", "Move \"Task\""], in: cleo)
+                let synced = try workspace.kanban(["sync"], in: cleo)
+                #expect(synced.status == 0, "\(synced)")
+                let history = try workspace.git(["log", "--format=%h %ci %s%n%b", "--name-status"], in: cleo)
+                #expect(try cardFiles(in: cleo) == [], "\(synced)\n\(history)")
+            }
+        }
+
         @Test func twoCopiesOfOneCardAreKeptOnceWithEverythingEitherHeld() throws {
             try withGitWorkspace { workspace in
                 let (ana, _) = try workspace.makeSharedBoard(setUpMergeDriver: true)
