@@ -58,31 +58,37 @@ extension GitSyncProvider {
         }
     }
 
-    /// When the card `slug` was deleted on the branch `tip` since `base`: the time its latest deleting commit's
-    /// trailer gives, else (for this clone's own deletes) the time it noted, else the commit's time. Where several
-    /// commits there deleted it (two clones deleted it, and a merge joined them), the latest delete counts, whichever
-    /// was committed last.
+    /// When the card `slug` was deleted on the branch `tip` since `base`: of the commits there that removed it from
+    /// the board (not moved it), the latest delete, by the time each one's trailer gives, else (for this clone's own
+    /// deletes) the time it noted, else its commit's time. Several clones may each have deleted the card, and the
+    /// delete made first may have been committed last. A delete only a merge made counts from that merge's time.
     func deletionTime(of slug: String, on tip: String, since base: String, isLocal: Bool) -> Date? {
-        guard let output = try? git.run(["log", "--full-history", "--format=%x00%ct%n%(trailers:key=Deleted,valueonly,unfold)", "\(base)..\(tip)", "--"]
+        guard let output = try? git.run(["log", "--full-history", "--no-merges", "--no-renames", "--name-status",
+                                         "--format=%x00%ct%n%(trailers:key=Deleted,valueonly,unfold)", "\(base)..\(tip)", "--"]
                                             + Self.pathspecs(ofCard: slug), readOnly: true),
               output.succeeded else { return nil }
-        // One record per commit, newest first: its time, then its `Deleted:` trailers.
-        let records = String(decoding: output.output, as: UTF8.self).split(separator: "\0").map { String($0).lines(omittingEmpty: true) }
-        func trailerTime(_ record: [Substring], committed: Date) -> Date? {
-            for line in record.dropFirst() {
-                let fields = line.split(separator: " ")
-                if fields.count == 2, fields[0] == slug, let date = ISO8601.date(from: String(fields[1])) { return min(date, committed) }
+        var latest: Date?
+        // One record per commit: its time, its `Deleted:` trailers, then the card's paths it added and deleted.
+        for record in String(decoding: output.output, as: UTF8.self).split(separator: "\0") {
+            let lines = String(record).lines(omittingEmpty: true)
+            guard let first = lines.first, let seconds = TimeInterval(String(first)) else { continue }
+            let status = lines.dropFirst().compactMap { line -> Character? in
+                let fields = line.split(separator: "\t")
+                return fields.count == 2 && fields[0].count == 1 ? fields[0].first : nil
             }
-            return nil
+            guard status.contains("D"), !status.contains("A") else { continue }
+            let committed = Date(timeIntervalSince1970: seconds)
+            let stamped = lines.dropFirst().lazy.compactMap { line -> Date? in
+                let fields = line.split(separator: " ")
+                guard fields.count == 2, fields[0] == slug else { return nil }
+                return ISO8601.date(from: String(fields[1]))
+            }.first
+            let deleted = min(stamped ?? (isLocal ? recordedDeletions()[slug] : nil) ?? committed, committed)
+            latest = max(latest ?? deleted, deleted)
         }
-        func committedTime(_ record: [Substring]) -> Date? {
-            record.first.flatMap { TimeInterval(String($0)) }.map { Date(timeIntervalSince1970: $0) }
-        }
-        guard let last = records.first, let committed = committedTime(last) else { return nil }
-        var time = trailerTime(last, committed: committed) ?? (isLocal ? recordedDeletions()[slug].map { min($0, committed) } : nil) ?? committed
-        for record in records.dropFirst() {
-            if let committed = committedTime(record), let deleted = trailerTime(record, committed: committed) { time = max(time, deleted) }
-        }
-        return time
+        if let latest { return latest }
+        guard let merged = try? git.run(["log", "-1", "--format=%ct", "\(base)..\(tip)", "--"] + Self.pathspecs(ofCard: slug), readOnly: true),
+              merged.succeeded, let seconds = merged.lines.first.flatMap({ TimeInterval(String($0)) }) else { return nil }
+        return Date(timeIntervalSince1970: seconds)
     }
 }

@@ -300,6 +300,44 @@ extension GitTests {
             }
         }
 
+        @Test func aDeleteIsTimedByItsOwnCommitNotByALaterMoveOrMergeOnItsSide() throws {
+            // converge 50 x 100, seed 11: a delete merged with someone's move was timed by the merge commit (or the
+            // move), both later than the delete, so an edit made after the delete was dropped.
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                let cleo = try workspace.makeClone(of: workspace.root + "/remote.git", named: "cleo", author: "Cleo Park")
+                try require(["git-setup"], in: cleo, workspace)
+                let card = "---\ntitle: Task\ncolumn: todo\nposition: n\ncreated: 2026-01-01T09:00:00Z\nmodified: 2026-01-01T09:00:00Z\nlabels: []\n---\n\nThe plan.\n"
+                try workspace.write(card, to: ana + "/cards/todo/task.md")
+                try workspace.git(["add", "--all"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "Add a task"], in: ana)
+                try workspace.git(["push", "--quiet"], in: ana)
+                for clone in [ben, cleo] { try workspace.git(["pull", "--quiet"], in: clone) }
+                // Ana moves it at 09:00:05 (committed now); Ben deletes it at 09:00:10 and merges Ana's move: deleted.
+                try workspace.git(["mv", "cards/todo/task.md", "cards/done/task.md"], in: ana)
+                try workspace.write(card.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:05Z")
+                                        .replacingOccurrences(of: "column: todo", with: "column: done"), to: ana + "/cards/done/task.md")
+                try workspace.git(["add", "--all"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "Move \"Task\""], in: ana)
+                try workspace.git(["push", "--quiet"], in: ana)
+                try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: ben)
+                let deleted = try workspace.run(["commit", "--quiet", "-m", "Delete \"Task\"\n\nDeleted: task 2026-01-01T09:00:10Z"],
+                                                in: ben, environment: ["GIT_COMMITTER_DATE": "2026-01-01T09:00:10Z"])
+                #expect(deleted.status == 0, "\(deleted)")
+                try require(["sync"], in: ben, workspace)
+                #expect(try cardFiles(in: ben) == [])
+                // Cleo edits it at 09:00:20, after the delete: kept, with her text.
+                try workspace.write(card.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:20Z")
+                                        .replacingOccurrences(of: "The plan.", with: "Cleo's plan."), to: cleo + "/cards/todo/task.md")
+                try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: cleo)
+                let synced = try workspace.kanban(["sync"], in: cleo)
+                #expect(synced.status == 0, "\(synced)")
+                #expect(synced.stdout.contains("task: deleted on one side but changed on the other after that; kept"), "\(synced)")
+                #expect(try cardFiles(in: cleo) == ["cards/todo/task.md"])
+                #expect(try workspace.read(cleo + "/cards/todo/task.md").contains("Cleo's plan."))
+            }
+        }
+
         @Test func twoCopiesOfOneCardAreKeptOnceWithEverythingEitherHeld() throws {
             try withGitWorkspace { workspace in
                 let (ana, _) = try workspace.makeSharedBoard(setUpMergeDriver: true)
