@@ -30,6 +30,26 @@ extension GitTests {
             #expect(try cardFiles(in: ana) == (try cardFiles(in: ben)))
         }
 
+        /// The shared board's clones `ana` and `ben`, and a third, `cleo` (Cleo Park), set up alike.
+        private func threeClones(_ workspace: GitWorkspace) throws -> (ana: String, ben: String, cleo: String) {
+            let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+            let cleo = try workspace.makeClone(of: workspace.root + "/remote.git", named: "cleo", author: "Cleo Park")
+            try require(["git-setup"], in: cleo, workspace)
+            return (ana, ben, cleo)
+        }
+
+        /// A card `cards/todo/task.md` created and last changed at 09:00:00, added on `clone` and pulled by `others`;
+        /// returns its text.
+        private func shareTask(from clone: String, to others: [String], _ workspace: GitWorkspace) throws -> String {
+            let card = "---\ntitle: Task\ncolumn: todo\nposition: n\ncreated: 2026-01-01T09:00:00Z\nmodified: 2026-01-01T09:00:00Z\nlabels: []\n---\n\nThe plan.\n"
+            try workspace.write(card, to: clone + "/cards/todo/task.md")
+            try workspace.git(["add", "--all"], in: clone)
+            try workspace.git(["commit", "--quiet", "-m", "Add a task"], in: clone)
+            try workspace.git(["push", "--quiet"], in: clone)
+            for other in others { try workspace.git(["pull", "--quiet"], in: other) }
+            return card
+        }
+
         @Test func aColumnEmptiedByMovesIsNoDirectoryRename() throws {
             try withGitWorkspace { workspace in
                 let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
@@ -233,9 +253,7 @@ extension GitTests {
             // the two same-second cards to the slug made from its created time, and the tidy then took the other for
             // that very card renamed elsewhere and merged it in: one card fewer.
             try withGitWorkspace { workspace in
-                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
-                let cleo = try workspace.makeClone(of: workspace.root + "/remote.git", named: "cleo", author: "Cleo Park")
-                try require(["git-setup"], in: cleo, workspace)
+                let (ana, ben, cleo) = try threeClones(workspace)
                 func add(in clone: String, column: String, created: String, body: String) throws {
                     try require(["add", "Shared", "--column", column, "--body", body], in: clone, workspace)
                     let path = clone + "/cards/\(column)/shared.md"
@@ -270,14 +288,8 @@ extension GitTests {
             // converge 50 clones x 100 ops, seed 5: two clones deleted one card; the delete made first was committed
             // last, and the merge timed the delete by it alone, so a move made between the two deletes kept the card.
             try withGitWorkspace { workspace in
-                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
-                let cleo = try workspace.makeClone(of: workspace.root + "/remote.git", named: "cleo", author: "Cleo Park")
-                let card = "---\ntitle: Task\ncolumn: todo\nposition: n\ncreated: 2026-01-01T09:00:00Z\nmodified: 2026-01-01T09:00:00Z\nlabels: []\n---\n\nThe plan.\n"
-                try workspace.write(card, to: ana + "/cards/todo/task.md")
-                try workspace.git(["add", "--all"], in: ana)
-                try workspace.git(["commit", "--quiet", "-m", "Add a task"], in: ana)
-                try workspace.git(["push", "--quiet"], in: ana)
-                for clone in [ben, cleo] { try workspace.git(["pull", "--quiet"], in: clone) }
+                let (ana, ben, cleo) = try threeClones(workspace)
+                let card = try shareTask(from: ana, to: [ben, cleo], workspace)
                 // Ben deletes it at 09:00:30 and commits at 09:00:40; Ana deletes it at 09:00:10 but commits at 09:01.
                 for (clone, deleted, committed) in [(ben, "09:00:30", "09:00:40"), (ana, "09:00:10", "09:01:00")] {
                     try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: clone)
@@ -304,15 +316,8 @@ extension GitTests {
             // converge 50 x 100, seed 11: a delete merged with someone's move was timed by the merge commit (or the
             // move), both later than the delete, so an edit made after the delete was dropped.
             try withGitWorkspace { workspace in
-                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
-                let cleo = try workspace.makeClone(of: workspace.root + "/remote.git", named: "cleo", author: "Cleo Park")
-                try require(["git-setup"], in: cleo, workspace)
-                let card = "---\ntitle: Task\ncolumn: todo\nposition: n\ncreated: 2026-01-01T09:00:00Z\nmodified: 2026-01-01T09:00:00Z\nlabels: []\n---\n\nThe plan.\n"
-                try workspace.write(card, to: ana + "/cards/todo/task.md")
-                try workspace.git(["add", "--all"], in: ana)
-                try workspace.git(["commit", "--quiet", "-m", "Add a task"], in: ana)
-                try workspace.git(["push", "--quiet"], in: ana)
-                for clone in [ben, cleo] { try workspace.git(["pull", "--quiet"], in: clone) }
+                let (ana, ben, cleo) = try threeClones(workspace)
+                let card = try shareTask(from: ana, to: [ben, cleo], workspace)
                 // Ana moves it at 09:00:05 (committed now); Ben deletes it at 09:00:10 and merges Ana's move: deleted.
                 try workspace.git(["mv", "cards/todo/task.md", "cards/done/task.md"], in: ana)
                 try workspace.write(card.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:05Z")
