@@ -117,8 +117,10 @@ extension GitSyncProvider {
 
     /// Whether the card files `first` and `second` (one slug, relative to the board) are two cards added apart, not
     /// copies of one: the merge that brought them together joined a side holding only one with a side holding only
-    /// the other, and the two sides' common version held no card with the slug.
+    /// the other, and the two sides' common version held no card with the slug; or a commit of its own (an add
+    /// replayed by `git pull --rebase`) added one while the other was there, and removed no card with the slug.
     func wereAddedApart(_ first: String, _ second: String, slug: String) -> Bool {
+        if wasAddedBeside(first, second, slug: slug) { return true }
         guard let log = try? git.run(["log", "--merges", "--format=%H %P", "-n", "50", "HEAD", "--", first, second], readOnly: true),
               log.succeeded else { return false }
         func has(_ commit: String, _ path: String) -> Bool {
@@ -155,6 +157,31 @@ extension GitSyncProvider {
                   hashes.dropFirst().allSatisfy({ bytes($0, renamed) == nil }) else { continue }
             // The commit that made the renamed card.
             return bytes(commit, path).flatMap(BoardMerge.createdTime) == created
+        }
+        return false
+    }
+
+    /// Whether a commit with one parent added `first` or `second` while the other was in its parent, removing no card
+    /// with the slug (so it was no move whose other half git had already made).
+    private func wasAddedBeside(_ first: String, _ second: String, slug: String) -> Bool {
+        guard let log = try? git.run(["log", "--no-merges", "--no-renames", "--relative", "--name-status", "--format=%x00%H %P", "-n", "50", "HEAD", "--"]
+                                        + Self.pathspecs(ofCard: slug), readOnly: true),
+              log.succeeded else { return false }
+        for record in String(decoding: log.output, as: UTF8.self).split(separator: "\0") {
+            let lines = String(record).lines(omittingEmpty: true)
+            let hashes = lines.first?.split(separator: " ").map(String.init) ?? []
+            guard hashes.count == 2 else { continue }
+            var added: Set<String> = []
+            var removed = false
+            for line in lines.dropFirst() {
+                let fields = line.split(separator: "\t", maxSplits: 1)
+                guard fields.count == 2 else { continue }
+                if fields[0] == "A" { added.insert(String(fields[1])) }
+                if fields[0] == "D" { removed = true }
+            }
+            guard !removed else { continue }
+            func has(_ path: String) -> Bool { (try? git.run(["cat-file", "-e", "\(hashes[1]):./\(path)"], readOnly: true))?.succeeded == true }
+            if (added.contains(second) && has(first)) || (added.contains(first) && has(second)) { return true }
         }
         return false
     }
