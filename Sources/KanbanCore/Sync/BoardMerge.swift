@@ -41,6 +41,10 @@ package struct BoardMerge {
     var deletionTime: (Side, String) -> Date?
     /// How to run `git merge-file`.
     var configuration: GitConfiguration
+    /// Whether a card with this slug and `created` time was on the board before the merge base (in its history):
+    /// then two sides that both hold it without the base are two copies of one card brought back (each side kept
+    /// it over a delete), not two cards.
+    package var wasOnBoardBefore: (String, Date) -> Bool = { _, _ in false }
 
     package init(configuration: GitConfiguration, deletionTime: @escaping (Side, String) -> Date?) {
         self.configuration = configuration
@@ -79,6 +83,11 @@ package struct BoardMerge {
                     // Two different cards added on one path (the base has no card with the slug, so they cannot
                     // be copies of one): the first created keeps it, the other takes a new slug.
                     if paths[0].isEmpty, let o = ours[path], let t = theirs[path], o != t, let file = BoardPath(path)?.card {
+                        if isBroughtBack(slug, o, t) {
+                            files[path] = try Self.keepOnce(Version(path: path, bytes: o, file: file), Version(path: path, bytes: t, file: file),
+                                                            columnOrder: columnOrder, configuration: configuration).bytes
+                            continue
+                        }
                         let (keep, other) = Self.keepsSlug(o, over: t) ? (o, t) : (t, o)
                         files[path] = keep
                         renamed.append(Version(path: path, bytes: other, file: file))
@@ -116,6 +125,11 @@ package struct BoardMerge {
                 if let o { files[o.path] = o.bytes }
             case let (o?, t?):
                 guard let b else {
+                    if isBroughtBack(slug, o.bytes, t.bytes) {
+                        let kept = try Self.keepOnce(o, t, columnOrder: columnOrder, configuration: configuration)
+                        files[kept.path] = kept.bytes
+                        continue
+                    }
                     // Two cards added under one slug: the first created keeps it (the same on every machine).
                     let (keep, other) = Self.keepsSlug(o.bytes, over: t.bytes) ? (o, t) : (t, o)
                     files[keep.path] = keep.bytes
@@ -155,6 +169,25 @@ package struct BoardMerge {
 
     // MARK: Cards
 
+
+    /// Whether two versions of `slug` that the base lacks are one card both sides brought back: one `created`, and a
+    /// card with it was on the board before.
+    private func isBroughtBack(_ slug: String, _ ours: [UInt8], _ theirs: [UInt8]) -> Bool {
+        guard let created = Self.createdTime(ours), created == Self.createdTime(theirs) else { return false }
+        return wasOnBoardBefore(slug, created)
+    }
+
+    /// Two copies of one card merged without a common version: every key counts as changed on both sides (the later
+    /// version's value wins, labels join), body lines only the loser has are kept in a section rather than dropped,
+    /// and the card goes where the later version put it.
+    static func keepOnce(_ first: Version, _ second: Version, columnOrder: [String],
+                         configuration: GitConfiguration) throws(SyncError) -> Version {
+        let firstWins = CardMerge.prefersOurs(ranked(first, columnOrder), ranked(second, columnOrder))
+        let (winner, loser) = firstWins ? (first, second) : (second, first)
+        let merged = try CardMerge.merge(base: [], ours: winner.bytes, theirs: loser.bytes, columnOrder: columnOrder,
+                                         configuration: configuration)
+        return Version(path: winner.path, bytes: merged.bytes, file: winner.file)
+    }
 
     /// The card paths of `files` by slug.
     static func cardsBySlug(_ files: Files) -> [String: [String]] {

@@ -73,7 +73,7 @@ extension GitSyncProvider {
                     versions.append(BoardMerge.Version(path: copy.path, bytes: bytes, file: file))
                 }
                 guard var kept = versions.first else { continue }
-                for other in versions.dropFirst() { kept = try keepOnce(kept, other, columnOrder: order) }
+                for other in versions.dropFirst() { kept = try BoardMerge.keepOnce(kept, other, columnOrder: order, configuration: configuration) }
                 if versions.count > 1 {
                     let others = versions.map(\.path).filter { $0 != kept.path }
                     for path in others {
@@ -161,6 +161,25 @@ extension GitSyncProvider {
         return false
     }
 
+    /// Whether a card with the slug `slug` and the `created` time `created` is in the history of `commit` (the last 20
+    /// commits there that changed a card with that slug, and the versions before them).
+    func hadCard(_ slug: String, created: Date, before commit: String) -> Bool {
+        guard let log = try? git.run(["log", "--no-renames", "--relative", "--name-only", "--format=%x00%H", "-n", "20", commit, "--"]
+                                        + Self.pathspecs(ofCard: slug), readOnly: true),
+              log.succeeded else { return false }
+        for record in String(decoding: log.output, as: UTF8.self).split(separator: "\0") {
+            let lines = String(record).lines(omittingEmpty: true)
+            guard let hash = lines.first else { continue }
+            for path in lines.dropFirst() {
+                for version in [String(hash), hash + "^"] {
+                    guard let shown = try? git.run(["cat-file", "blob", "\(version):./\(path)"], readOnly: true), shown.succeeded else { continue }
+                    if BoardMerge.createdTime(shown.output) == created { return true }
+                }
+            }
+        }
+        return false
+    }
+
     /// Whether a commit with one parent added `first` or `second` while the other was in its parent, removing no card
     /// with the slug (so it was no move whose other half git had already made).
     private func wasAddedBeside(_ first: String, _ second: String, slug: String) -> Bool {
@@ -185,16 +204,5 @@ extension GitSyncProvider {
         }
         return false
     }
-
-    /// Two copies of one card merged, without a common version: their keys merged as both being changes, in the
-    /// place of the later version.
-    private func keepOnce(_ kept: BoardMerge.Version, _ other: BoardMerge.Version, columnOrder: [String]) throws(SyncError) -> BoardMerge.Version {
-        let keptWins = CardMerge.prefersOurs(BoardMerge.ranked(kept, columnOrder), BoardMerge.ranked(other, columnOrder))
-        let (winner, loser) = keptWins ? (kept, other) : (other, kept)
-        // No common version is at hand: every key counts as changed on both sides (the later version's value wins,
-        // labels join), and body lines only the loser has are kept in a section rather than dropped.
-        let merged = try CardMerge.merge(base: [], ours: winner.bytes, theirs: loser.bytes, columnOrder: columnOrder,
-                                         configuration: configuration)
-        return BoardMerge.Version(path: winner.path, bytes: merged.bytes, file: winner.file)
-    }
 }
+

@@ -60,9 +60,10 @@ extension GitSyncProvider {
                 return files
             }
             let allSlugs = Set(groups.flatMap(\.keys)).subtracting([Self.boardFileKey])
-            let merger = BoardMerge(configuration: configuration) { [self] side, slug in
+            var merger = BoardMerge(configuration: configuration) { [self] side, slug in
                 deletionTime(of: slug, on: side == .ours ? ours : theirs, since: base, isLocal: side == .ours)
             }
+            merger.wasOnBoardBefore = { [self] slug, created in hadCard(slug, created: created, before: base) }
             let result = try merger.merge(base: files[0], ours: files[1], theirs: files[2], otherSlugs: allSlugs)
             resolutions = result.resolutions
             // board.md was read for its columns; it is merged like any contested file.

@@ -346,6 +346,34 @@ extension GitTests {
             }
         }
 
+        @Test func oneCardBroughtBackOnBothSidesIsKeptOnce() throws {
+            // converge 20 x 1,000, seed 15: a deleted card that both sides brought back (each kept it over the
+            // delete) is absent from their merge base; it was taken for two cards added under one name and doubled.
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                let card = try shareTask(from: ana, to: [ben], workspace)
+                try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "Delete \"Task\""], in: ana)
+                try workspace.git(["push", "--quiet"], in: ana)
+                try workspace.git(["pull", "--quiet"], in: ben)
+                func bringBack(in clone: String, to column: String, modified: String, line: String) throws {
+                    try workspace.write(card.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T\(modified)Z")
+                                            .replacingOccurrences(of: "column: todo", with: "column: \(column)") + line + "\n",
+                                        to: clone + "/cards/\(column)/task.md")
+                    try workspace.git(["add", "--all"], in: clone)
+                    try workspace.git(["commit", "--quiet", "-m", "Bring back \"Task\""], in: clone)
+                }
+                try bringBack(in: ben, to: "todo", modified: "09:00:20", line: "Ben's line.")
+                try bringBack(in: ana, to: "done", modified: "09:00:30", line: "Ana's line.")
+                try workspace.git(["push", "--quiet"], in: ana)
+                try syncBoth(ana, ben, workspace)
+                #expect(try cardFiles(in: ana) == ["cards/done/task.md"])
+                let text = try workspace.read(ana + "/cards/done/task.md")
+                #expect(text.contains("Ana's line.") && text.contains("Ben's line."), "\(text)")
+                #expect(try workspace.kanban(["doctor"], in: ana).status == 0)
+            }
+        }
+
         @Test func twoCopiesOfOneCardAreKeptOnceWithEverythingEitherHeld() throws {
             try withGitWorkspace { workspace in
                 let (ana, _) = try workspace.makeSharedBoard(setUpMergeDriver: true)
