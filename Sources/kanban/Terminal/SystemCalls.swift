@@ -41,15 +41,29 @@ enum SystemCalls {
     }
 
     /// Runs `/bin/sh -c script kanban arguments...` on this process's standard streams and waits for it, as
-    /// `git` runs an editor. posix_spawn rather than Foundation's Process, which can crash on Linux.
+    /// `git` runs an editor. posix_spawn rather than Foundation's Process, which can crash on Linux. The child starts
+    /// with no signal blocked, whatever this process blocks (`kanban tui` takes its signals with `sigwait`), so that
+    /// an editor sees Ctrl-C and window size changes.
     /// - Returns: The exit status (128 + the signal number when killed), or the `errno` when it could not start.
     static func runShell(_ script: String, arguments: [String]) -> Result<Int32, SpawnFailure> {
         let words = ["/bin/sh", "-c", script, "kanban"] + arguments
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
         argv.append(nil)
         defer { for pointer in argv { free(pointer) } }
+        #if canImport(Darwin)
+            var attributes: posix_spawnattr_t? = nil
+        #else
+            var attributes = posix_spawnattr_t()
+        #endif
+        let initialised = posix_spawnattr_init(&attributes)
+        guard initialised == 0 else { return .failure(SpawnFailure(code: initialised)) }
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ)
+        let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, environ)
         guard spawned == 0 else { return .failure(SpawnFailure(code: spawned)) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
