@@ -12,6 +12,8 @@ struct ChangeResult: Sendable {
     var undo: UndoEntry?
     /// The path of the card to select afterwards.
     var selecting: String?
+    /// Other cards the change rewrote (neighbours re-keyed to make room), read back.
+    var neighbours: [Card] = []
 }
 
 /// Makes the changes asked for from the keyboard, and their undoing, with the store calls the commands use, and
@@ -133,16 +135,25 @@ struct ChangeRunner {
                 return try context.commitIfAsked([Self.combined(step.changes)])
             }
             var message = step.message
+            let neighbours = rekeyedNeighbours(of: step.changes)
             switch outcome {
             case .notCommitted: break
             case .committed(let result): message += " · committed \(result.shortCommit)"
             case .notInRepository(let warning): message += " · warning: \(warning)"
             }
-            return ChangeResult(changes: step.changes, message: message, undo: step.undo, selecting: step.selecting)
+            return ChangeResult(changes: step.changes, message: message, undo: step.undo, selecting: step.selecting,
+                                neighbours: neighbours)
         } catch {
             return ChangeResult(changes: step.changes, message: Self.describe(error), isError: true,
                                 undo: step.undo, selecting: step.selecting)
         }
+    }
+
+    /// The cards `changes` rewrote besides their own card (neighbours re-keyed to make room), read back.
+    private func rekeyedNeighbours(of changes: [BoardChange]) -> [Card] {
+        let own = Set(changes.compactMap { $0.card?.path })
+        let paths = changes.flatMap(\.writtenPaths).filter { !own.contains($0) && $0.hasPrefix("cards/") }
+        return Set(paths).sorted().compactMap { try? store.card($0) }
     }
 
     /// The changes one action made to one card, as one change, so that it is described (and committed) as one:

@@ -141,6 +141,8 @@ struct KeyDecoder: Sendable {
 
     /// The key for `ESC [ parameters final`, or nil for a sequence that is not a key we use.
     private static func controlSequenceKey(parameters: [UInt8], final: UInt8) -> Key? {
+        // `ESC [ ?`, `<`, `=`, `>`: a terminal's reports and answers, never keys.
+        if let first = parameters.first, (0x3C...0x3F).contains(first) { return nil }
         let numbers = String(decoding: parameters, as: UTF8.self).split(separator: ";", omittingEmptySubsequences: false)
             .map { Int($0) }
         // xterm's modifier parameter is 1 + a bit set: 1 Shift, 2 Alt, 4 Ctrl.
@@ -151,10 +153,10 @@ struct KeyDecoder: Sendable {
         case UInt8(ascii: "B"): return .arrow(.down, isShifted: isShifted)
         case UInt8(ascii: "C"): return .arrow(.right, isShifted: isShifted)
         case UInt8(ascii: "D"): return .arrow(.left, isShifted: isShifted)
-        case UInt8(ascii: "a"): return .arrow(.up, isShifted: true)
-        case UInt8(ascii: "b"): return .arrow(.down, isShifted: true)
-        case UInt8(ascii: "c"): return .arrow(.right, isShifted: true)
-        case UInt8(ascii: "d"): return .arrow(.left, isShifted: true)
+        case UInt8(ascii: "a") where parameters.isEmpty: return .arrow(.up, isShifted: true)
+        case UInt8(ascii: "b") where parameters.isEmpty: return .arrow(.down, isShifted: true)
+        case UInt8(ascii: "c") where parameters.isEmpty: return .arrow(.right, isShifted: true)
+        case UInt8(ascii: "d") where parameters.isEmpty: return .arrow(.left, isShifted: true)
         case UInt8(ascii: "H"): return .home
         case UInt8(ascii: "F"): return .end
         case UInt8(ascii: "~"):

@@ -131,6 +131,13 @@ struct LiveBoard: Sendable {
         return .applied
     }
 
+    /// Puts `card` in place of the card with its path (or adds it): a card read again, such as a neighbour a move
+    /// re-keyed to make room.
+    mutating func update(_ card: Card) {
+        removeCard(atPath: card.path)
+        if !card.isArchived { insert(card) }
+    }
+
     /// Removes the card at `path`, if it is on the board.
     private mutating func removeCard(atPath path: String) {
         guard let (column, index) = location(ofPath: path) else { return }
@@ -139,6 +146,9 @@ struct LiveBoard: Sendable {
 
     /// Puts `card` in its column, in board order (after any card with the same path is gone).
     private mutating func insert(_ card: Card) {
+        // Bodies are not shown: a card read with its body (the store's answer to a change) leaves it out here.
+        var card = card
+        card.body = nil
         guard let column = columnIndex(ofID: card.column) else {
             columns.append(Column(id: card.column, name: card.column, isCollapsed: false, isDeclared: false, cards: [card]))
             return

@@ -148,6 +148,7 @@ struct TUIState: Sendable {
     /// (if any) is selected.
     mutating func apply(_ result: ChangeResult) {
         for change in result.changes { board.apply(change) }
+        for card in result.neighbours { board.update(card) }
         if let matches = filter?.matches {
             // A card the filter showed stays shown at its new path until the next search answers.
             var updated = matches
