@@ -14,10 +14,8 @@ enum TUICommand: KanbanCommand {
         discussion: """
             The columns stand side by side as 'kanban board' draws them; a board wider than the window is shown a \
             band of columns at a time, the band that holds the selected card. The selected card is shown in \
-            reverse video; the bottom line gives the board's title, its number of cards and what the last key did.
-
-            Keys:
-            \(TUIKeys.lines(indent: "  ").joined(separator: "\n"))
+            reverse video; the bottom line gives the board's title, its number of cards and what the last key did. \
+            The keys are listed below, and by '?' on the screen.
 
             Every change is made as the matching command makes it ('kanban move', 'add', 'set', 'archive', \
             'delete'), and committed as they commit with --commit, KANBAN_COMMIT=1 or 'autocommit: true' in \
@@ -35,7 +33,8 @@ enum TUICommand: KanbanCommand {
             ExitStatusHelp(.success, "Quit with q or Ctrl-C, or ended by SIGINT, SIGTERM or SIGHUP."),
             ExitStatusHelp(.failure, "No terminal, no board, or the board directory went away."),
             ExitStatusHelp(.usage, "The command line was wrong."),
-        ])
+        ],
+        helpSections: [HelpSection(title: "KEYS:", rows: TUIKeys.table.map { HelpSection.Row($0.keys, $0.action) })])
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
         guard context.isInputTerminal && context.isOutputTerminal else {

@@ -4,7 +4,7 @@ enum TUIKeys {
     static let table: [(keys: String, action: String)] = [
         ("h j k l, arrows", "select a card: left, down, up, right"),
         ("g G, Home End", "first, last card of the column"),
-        ("H L, Shift+← →", "move the card to the previous, next column"),
+        ("H L, Shift+← →", "move the card to the bottom of the previous, next column"),
         ("K J, Shift+↑ ↓", "move the card up, down its column"),
         ("n", "new card below the selection (type its title, Enter)"),
         ("e, Enter", "open the card in $VISUAL, $EDITOR or vi"),

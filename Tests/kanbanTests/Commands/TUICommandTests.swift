@@ -280,7 +280,7 @@ import Testing
     @Test func helpListsTheKeys() throws {
         let result = try runKanban(["tui", "--help"])
         #expect(result.status == 0)
-        for line in ["USAGE: kanban tui", "H L, Shift+← →", "u ", "undo the last change made here", "q, Ctrl-C"] {
+        for line in ["USAGE: kanban tui", "KEYS:", "  H L, Shift+← →          move the card", "undo the last change made here", "  q, Ctrl-C               quit"] {
             #expect(result.stdout.contains(line), "\(line)\n\(result.stdout)")
         }
     }
