@@ -52,6 +52,6 @@ enum TUICommand: KanbanCommand {
             throw CommandFailure(message: "cannot set up the terminal: \(String(cString: strerror(error.code)))")
         }
         TUISignals.startForwarding(to: inbox)
-        return try TUISession(context: context, store: store, terminal: terminal, inbox: inbox).run()
+        return try TUISession.run(context: context, store: store, terminal: terminal, inbox: inbox)
     }
 }

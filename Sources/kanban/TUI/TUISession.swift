@@ -25,7 +25,6 @@ final class TUISession {
     private let runner: ChangeRunner
     private let stylist: Stylist
     private let searches = DispatchQueue(label: "kanban.tui.search")
-    private var watcher: (any BoardWatcher)?
     private var state: TUIState
     private var decoder = KeyDecoder()
     /// What the screen shows; nil when that is not known (the first frame, after an editor or a suspension).
@@ -37,31 +36,39 @@ final class TUISession {
         case failure(String)
     }
 
-    init(context: CommandContext, store: BoardStore, terminal: RawTerminal, inbox: TUIInbox) throws {
+    private init(context: CommandContext, store: BoardStore, terminal: RawTerminal, inbox: TUIInbox, board: LiveBoard) {
         self.context = context
         self.store = store
         self.terminal = terminal
         self.inbox = inbox
         runner = ChangeRunner(context: context, store: store)
         stylist = context.stylist
-        state = TUIState(board: LiveBoard(snapshot: try store.load()))
+        state = TUIState(board: board)
     }
 
-    /// Runs until the person quits, a signal ends it, or the board goes away; the terminal is given back on every way
-    /// out, errors included.
-    /// - Throws: ``CommandFailure`` when the board directory goes away or the watcher cannot start.
-    func run() throws -> ExitCode {
-        let inbox = self.inbox
+    /// Takes the terminal over, starts watching the board, loads it, and runs until the person quits, a signal ends
+    /// it, or the board goes away; the terminal is given back on every way out, errors included.
+    ///
+    /// The watcher starts before the board is loaded, so that no change made meanwhile is missed (one reported and
+    /// already in the load changes nothing when applied again).
+    /// - Throws: ``CommandFailure`` when the board directory goes away; what loading the board or starting the
+    ///   watcher throws.
+    static func run(context: CommandContext, store: BoardStore, terminal: RawTerminal, inbox: TUIInbox) throws -> ExitCode {
+        terminal.enter()
+        defer { terminal.leave() }
+        terminal.write("\u{1B}[1;1Hkanban tui: reading the board…")
         let watcher = BoardWatchers.make(
             for: store, mechanism: .automatic, options: WatchOptions(),
             onNotice: { notice in inbox.post { $0.notices.append(notice) } },
             onEvent: { event in inbox.post { $0.events.append(event) } })
         try watcher.start()
-        self.watcher = watcher
         defer { watcher.stop() }
+        let session = TUISession(context: context, store: store, terminal: terminal, inbox: inbox,
+                                 board: LiveBoard(snapshot: try store.load()))
+        return try session.loop()
+    }
 
-        terminal.enter()
-        defer { terminal.leave() }
+    private func loop() throws -> ExitCode {
         if !state.board.problems.isEmpty, let first = state.board.problems.values.sorted().first {
             state.say(first, isError: true)
         }
