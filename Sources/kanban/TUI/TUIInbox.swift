@@ -9,7 +9,7 @@ import Synchronization
 #endif
 
 /// Where the other threads of `kanban tui` leave what the session must see (signals, the watcher's events and
-/// notices, search answers), and the pipe that wakes the session's `poll` when something arrives.
+/// notices and its start, search answers), and the pipe that wakes the session's `poll` when something arrives.
 ///
 /// The session owns every piece of state; other threads only post here. Posting is cheap and never blocks: a byte
 /// goes into a non-blocking pipe, and a full pipe already means a wake-up is due. The inbox lives as long as the
@@ -21,8 +21,10 @@ final class TUIInbox: Sendable {
         var events: [WatchEvent] = []
         var notices: [WatchNotice] = []
         var searches: [SearchAnswer] = []
-
-        var isEmpty: Bool { signals.isEmpty && events.isEmpty && notices.isEmpty && searches.isEmpty }
+        /// The watcher has started: from now on every change is reported.
+        var isWatcherReady = false
+        /// Why the watcher could not start, if it could not.
+        var watcherFailure: String?
     }
 
     /// The answer to a filter's search.

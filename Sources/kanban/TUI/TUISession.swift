@@ -46,25 +46,37 @@ final class TUISession {
         state = TUIState(board: board)
     }
 
-    /// Takes the terminal over, starts watching the board, loads it, and runs until the person quits, a signal ends
-    /// it, or the board goes away; the terminal is given back on every way out, errors included.
+    /// Takes the terminal over, loads the board, and runs until the person quits, a signal ends it, or the board goes
+    /// away; the terminal is given back on every way out, errors included.
     ///
-    /// The watcher starts before the board is loaded, so that no change made meanwhile is missed (one reported and
-    /// already in the load changes nothing when applied again).
-    /// - Throws: ``CommandFailure`` when the board directory goes away; what loading the board or starting the
-    ///   watcher throws.
+    /// The watcher starts on a thread of its own (indexing a large board takes a while), so the board is shown and
+    /// keys work at once; once the watcher is ready the board is loaded again, which catches what changed meanwhile.
+    /// - Throws: ``CommandFailure`` when the board directory goes away; what loading the board throws.
     static func run(context: CommandContext, store: BoardStore, terminal: RawTerminal, inbox: TUIInbox) throws -> ExitCode {
         terminal.enter()
         defer { terminal.leave() }
         terminal.write("\u{1B}[1;1Hkanban tui: reading the board…")
+        let session = TUISession(context: context, store: store, terminal: terminal, inbox: inbox,
+                                 board: LiveBoard(snapshot: try store.load()))
         let watcher = BoardWatchers.make(
             for: store, mechanism: .automatic, options: WatchOptions(),
             onNotice: { notice in inbox.post { $0.notices.append(notice) } },
             onEvent: { event in inbox.post { $0.events.append(event) } })
-        try watcher.start()
-        defer { watcher.stop() }
-        let session = TUISession(context: context, store: store, terminal: terminal, inbox: inbox,
-                                 board: LiveBoard(snapshot: try store.load()))
+        let starting = DispatchGroup()
+        DispatchQueue.global().async(group: starting) {
+            do {
+                try watcher.start()
+                inbox.post { $0.isWatcherReady = true }
+            } catch {
+                let message = ChangeRunner.describe(error)
+                inbox.post { $0.watcherFailure = message }
+            }
+        }
+        defer {
+            // A watcher still starting is stopped once it has started.
+            starting.wait()
+            watcher.stop()
+        }
         return try session.loop()
     }
 
@@ -231,6 +243,9 @@ final class TUISession {
                 break  // SIGWINCH: the next frame is drawn for the new size.
             }
         }
+        if let failure = mail.watcherFailure {
+            state.say("not following changes made elsewhere: \(failure)", isError: true)
+        }
         for notice in mail.notices {
             state.say(notice.path.map { "\($0): \(notice.message)" } ?? notice.message, isError: notice.code == .unreadable)
         }
@@ -251,6 +266,11 @@ final class TUISession {
                 }
             }
             if needsReload { reload() }
+            refreshFilter()
+        }
+        if mail.isWatcherReady {
+            // What changed between the first load and the watcher being ready.
+            reload()
             refreshFilter()
         }
         for answer in mail.searches {
