@@ -26,7 +26,7 @@ struct TUIBenchmarkOptions {
 
         OPTIONS:
           --sizes <n,n,...>   Board sizes in cards (default: 1000,20000).
-          --keys <n>          Navigation keys timed per board, cycling j k l h (default: 400).
+          --keys <n>          Navigation keys timed per board, cycling j k l h G g (default: 400).
           --moves <n>         Card moves timed per board, L then H, each a store write (default: 40).
           --edits <n>         Card files rewritten by the benchmark (as an editor saves: a new file renamed over
                               the old one), each timed until the new title is on the screen (default: 30).
@@ -166,7 +166,8 @@ private final class TUIMeasurement {
         try drain(for: 2 + Double(board.cardCount) / 20_000)
 
         var keys: [Double] = []
-        let cycle: [UInt8] = Array("jklh".utf8)
+        // Down, up, across and back, then to the bottom of the column (5,700 cards at 20,000) and back to the top.
+        let cycle: [UInt8] = Array("jklhGg".utf8)
         for index in 0..<options.keys {
             keys.append(try time(key: cycle[index % cycle.count]))
         }
