@@ -57,8 +57,7 @@ final class TUIInbox: Sendable {
     /// Adds to the mail and wakes the session.
     func post(_ add: (inout Mail) -> Void) {
         mail.withLock { add(&$0) }
-        var byte: UInt8 = 1
-        _ = write(wakeWriter, &byte, 1)
+        SystemCalls.wake(wakeWriter)
     }
 
     /// Everything posted since the last call, emptying the inbox and its pipe.

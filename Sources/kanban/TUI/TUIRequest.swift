@@ -14,7 +14,7 @@ enum TUIRequest: Hashable, Sendable {
     case undo
     /// Open the card in the editor.
     case edit(Card)
-    /// Run the filter's query (the state's current filter, of this generation); nil when the filter was cleared.
+    /// Run the filter's query; the answer is for this generation of the filter.
     case search(String, generation: Int)
     /// The filter is gone: stop any search.
     case clearSearch

@@ -195,7 +195,7 @@ final class TUISession {
     /// Gives the terminal back and stops, as Ctrl-Z does in a shell; carries on where it was when continued.
     private func suspend() {
         terminal.leave()
-        kill(getpid(), SIGSTOP)
+        SystemCalls.stopThisProcess()
         // Here once continued (`fg`).
         terminal.enter()
         shown = nil
@@ -250,22 +250,19 @@ final class TUISession {
             state.say(notice.path.map { "\($0): \(notice.message)" } ?? notice.message, isError: notice.code == .unreadable)
         }
         if !mail.events.isEmpty {
-            var needsReload = false
-            for event in mail.events {
-                var outcome = LiveBoard.Outcome.applied
-                state.updateBoard { outcome = $0.apply(event) }
-                switch outcome {
-                case .applied:
-                    if event.kind == .invalid, let path = event.path, let problem = state.board.problems[path] {
-                        state.say(problem, isError: true)
-                    }
-                case .needsReload:
-                    needsReload = true
-                case .rootLost:
-                    return .failure("the board directory '\(store.directory)' was removed or moved; stopped")
-                }
+            // The whole batch at once: the selection and the filter are worked out again once, not once per event
+            // (a `git checkout` brings thousands).
+            var outcomes: [LiveBoard.Outcome] = []
+            state.updateBoard { board in
+                outcomes = mail.events.map { board.apply($0) }
             }
-            if needsReload { reload() }
+            if outcomes.contains(where: { if case .rootLost = $0 { true } else { false } }) {
+                return .failure("the board directory '\(store.directory)' was removed or moved; stopped")
+            }
+            for event in mail.events where event.kind == .invalid {
+                if let path = event.path, let problem = state.board.problems[path] { state.say(problem, isError: true) }
+            }
+            if outcomes.contains(.needsReload) { reload() }
             refreshFilter()
         }
         if mail.isWatcherReady {

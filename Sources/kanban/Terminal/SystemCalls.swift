@@ -88,6 +88,18 @@ enum SystemCalls {
         }
     }
 
+    /// Stops this process (SIGSTOP, which cannot be caught or blocked), as a shell's Ctrl-Z stops a job; returns once
+    /// it is continued.
+    static func stopThisProcess() {
+        kill(getpid(), SIGSTOP)
+    }
+
+    /// Writes one byte to a non-blocking pipe to wake its reader; a full pipe already will, so failure is ignored.
+    static func wake(_ descriptor: Int32) {
+        var byte: UInt8 = 1
+        while write(descriptor, &byte, 1) < 0 && errno == EINTR {}
+    }
+
     /// Writes all of `bytes` to `descriptor`, continuing after partial writes and `EINTR`.
     ///
     /// - Returns: `nil` on success, or the `errno` of the failed `write(2)`.
