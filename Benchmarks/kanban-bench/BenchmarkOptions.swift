@@ -26,6 +26,7 @@ struct BenchmarkOptions {
 
         USAGE: kanban-bench [--sizes <n,n,...>] [--runs <n>] [--keep] [--breakdown]
                kanban-bench watch [<options>]
+               kanban-bench tui [<options>]
 
         OPTIONS:
           --sizes <n,n,...>   Board sizes in cards (default: 1000,10000,100000).
@@ -37,6 +38,7 @@ struct BenchmarkOptions {
 
         SUBCOMMANDS:
           watch               Measures KanbanWatch instead; see 'kanban-bench watch --help'.
+          tui                 Measures kanban tui: key and edit to redrawn frame; see 'kanban-bench tui --help'.
 
         """
 

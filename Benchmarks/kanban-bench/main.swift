@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-// `swift run -c release kanban-bench [--sizes 1000,10000] [--runs N] [--keep] [--breakdown]`, or `... watch`; see --help.
+// `swift run -c release kanban-bench [--sizes 1000,10000] [--runs N] [--keep] [--breakdown]`, or `... watch`, or
+// `... tui`; see --help.
 // The benchmark also runs itself as a child (`--child-load <board>` and friends) to measure each load alone.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -17,6 +18,15 @@ if arguments.first == "watch" {
         exit(0)
     } catch {
         POSIX.printError("kanban-bench watch: \(error)\n")
+        exit(1)
+    }
+}
+if arguments.first == "tui" {
+    do {
+        try runTUIBenchmarks(arguments: Array(arguments.dropFirst()))
+        exit(0)
+    } catch {
+        POSIX.printError("kanban-bench tui: \(error)\n")
         exit(1)
     }
 }

@@ -12,7 +12,7 @@ enum KanbanTool {
         SearchCommand.self, EditCommand.self, SetCommand.self, MoveCommand.self, ArchiveCommand.self,
         UnarchiveCommand.self, DeleteCommand.self, ColumnCommand.self, LabelCommand.self, DoctorCommand.self,
         StatusCommand.self, SyncCommand.self, LogCommand.self, GitSetupCommand.self, MergeDriverCommand.self,
-        CompletionCommand.self, CompleteCommand.self, WatchCommand.self,
+        CompletionCommand.self, CompleteCommand.self, WatchCommand.self, TUICommand.self,
     ]
 
     static let root = CommandSpec(
@@ -46,13 +46,10 @@ enum KanbanTool {
                     guard let command = commands.first(where: { $0.spec.name == parsed.subcommandPath.first }) else {
                         throw parsed.usageError("no command given")
                     }
-                    // A change committed with git holds the board's lock from the change to the commit, so that
-                    // commands running at the same moment commit one after the other, each exactly what it wrote.
-                    if command.changesBoard(parsed), let request = context.commitRequest(board: try? context.store().loadBoard()) {
-                        // A change that cannot be committed (a detached HEAD, a rebase under way) is refused before
-                        // it is made, rather than made and left uncommitted, or committed where no branch keeps it.
-                        try context.requireCommitPossible(request)
-                        return try context.store().withExclusiveAccess { try command.run(parsed, context) }
+                    // A change committed with git holds the board's lock from the change to the commit, and one
+                    // that cannot be committed is refused before it is made (`kanban tui` does the same per change).
+                    if command.changesBoard(parsed) {
+                        return try context.withCommitLock { try command.run(parsed, context) }
                     }
                     return try command.run(parsed, context)
                 } catch let error as KanbanError {

@@ -296,6 +296,32 @@ extension BoardStore {
         }
     }
 
+    /// Puts back a card that ``deleteCard(_:in:)`` removed from a column, byte for byte, under its old name: what
+    /// undoing a delete does (`kanban tui`). The column must still be on the board, and no card may have taken the slug.
+    /// - Parameters:
+    ///   - bytes: The file as it was before the delete.
+    ///   - slug: Its file name without `.md`.
+    ///   - column: The column directory it was in.
+    /// - Returns: The change, whose card is the card read back (nil when the bytes do not parse).
+    /// - Throws: ``KanbanError/Code/alreadyExists`` when the slug is taken again, ``KanbanError/Code/columnNotFound``.
+    @discardableResult
+    package func restoreCard(_ bytes: [UInt8], slug: String, in column: String) throws(KanbanError) -> BoardChange {
+        try withLock { () throws(KanbanError) -> BoardChange in
+            let root = try openRoot()
+            let board = try readBoardFile(in: root).board
+            try requireColumn(column, in: board, root: root)
+            let file = CardFile.active(name: slug + ".md", column: column)
+            guard !slug.isEmpty, !slug.contains("/"), try unusedSlug(slug, board: board, root: root) == slug else {
+                throw KanbanError(.alreadyExists, "a card named '\(slug)' is on the board again", at: SourceLocation(path: file.path))
+            }
+            var transaction = BoardTransaction("restore \(slug) to \(column)")
+            transaction.write(bytes, to: file.path, replacing: nil)
+            try apply(transaction, in: root)
+            let card = try? CardReader.read(bytes, file: file, includeBody: false).0
+            return BoardChange(card: card, previous: nil, transaction: transaction)
+        }
+    }
+
     // MARK: Helpers
 
     /// `base`, or `base-2`, `base-3`, ...: the first slug no card on the board uses (in any column or the archive),

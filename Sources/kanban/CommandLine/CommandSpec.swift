@@ -54,6 +54,9 @@ struct CommandSpec: Hashable, Sendable {
     /// The `EXIT STATUS:` section; the three standard statuses unless replaced.
     var exitStatuses: [ExitStatusHelp]
 
+    /// Sections of the help after the options, such as `kanban tui`'s `KEYS:`.
+    var helpSections: [HelpSection]
+
     /// The version printed by `--version`; only meaningful on the root command.
     var version: String?
 
@@ -72,6 +75,7 @@ struct CommandSpec: Hashable, Sendable {
         defaultSubcommand: String? = nil,
         exclusiveOptions: [[String]] = [],
         exitStatuses: [ExitStatusHelp] = ExitStatusHelp.standard,
+        helpSections: [HelpSection] = [],
         version: String? = nil,
         isHidden: Bool = false
     ) {
@@ -85,6 +89,7 @@ struct CommandSpec: Hashable, Sendable {
         self.defaultSubcommand = defaultSubcommand
         self.exclusiveOptions = exclusiveOptions
         self.exitStatuses = exitStatuses
+        self.helpSections = helpSections
         self.version = version
         self.isHidden = isHidden
     }

@@ -192,6 +192,10 @@ enum HelpFormatter {
             sections.append(["GLOBAL OPTIONS:"] + rows(inherited.map(optionRow), width: width))
         }
 
+        for section in command.helpSections where !section.rows.isEmpty {
+            sections.append([section.title] + rows(section.rows.map { ($0.label, $0.help) }, width: width))
+        }
+
         let subcommands = command.subcommands.filter { !$0.isHidden }
         if !subcommands.isEmpty {
             let subcommandRows = subcommands.map { subcommand in

@@ -29,6 +29,33 @@ enum EditCommand: KanbanCommand {
     /// Opens the card file at `path` (relative to the board) in the editor and checks it afterwards.
     /// - Parameter commits: Whether to commit the edit when committing is asked for.
     static func edit(path cardPath: String, store: BoardStore, context: CommandContext, commits: Bool = true) throws -> ExitCode {
+        switch try editAndCheck(path: cardPath, store: store, context: context, commits: commits) {
+        case .unreadable(let error):
+            context.report(error)
+            context.errorOutput.writeLine("  The file is kept as you wrote it; run 'kanban edit \(cardPath)' to fix it.")
+            return .failure
+        case .unchanged:
+            return .success
+        case .changed(_, let outcome):
+            context.note(outcome)
+            return .success
+        }
+    }
+
+    /// What became of an edit.
+    enum Outcome {
+        /// The file is as it was.
+        case unchanged
+        /// The file changed and reads back as this card; with the commit's outcome.
+        case changed(Card, CommitOutcome)
+        /// The file no longer parses; it is kept as the editor left it.
+        case unreadable(KanbanError)
+    }
+
+    /// Runs the editor on the card file at `path` (relative to the board), reads the card back and, when it
+    /// changed and reads back cleanly and `commits`, commits it when committing is asked for. Prints nothing.
+    /// - Throws: ``CommandFailure`` when the editor cannot be started or fails; what committing throws.
+    static func editAndCheck(path cardPath: String, store: BoardStore, context: CommandContext, commits: Bool = true) throws -> Outcome {
         let bytesBefore = try? store.contents(atPath: cardPath)
         let before = try? store.card(cardPath, in: .all)
         let editor = [context.environment["VISUAL"], context.environment["EDITOR"]]
@@ -50,15 +77,13 @@ enum EditCommand: KanbanCommand {
         do {
             after = try store.card(cardPath, in: .all)
         } catch {
-            context.report(error)
-            context.errorOutput.writeLine("  The file is kept as you wrote it; run 'kanban edit \(cardPath)' to fix it.")
-            return .failure
+            return .unreadable(error)
         }
-        guard commits, (try? store.contents(atPath: cardPath)) != bytesBefore else { return .success }
+        guard (try? store.contents(atPath: cardPath)) != bytesBefore else { return .unchanged }
+        guard commits else { return .changed(after, .notCommitted) }
         // A card that did not read before the edit has no previous version to compare with.
         let event = before.flatMap { CardEvent(BoardChange(card: after, previous: $0, writtenPaths: [cardPath])) }
             ?? CardEvent(kind: .edited, slug: after.slug, title: after.title, column: after.column, path: cardPath)
-        try context.commit(paths: [cardPath], message: CommitMessage(event, board: try? store.loadBoard()))
-        return .success
+        return .changed(after, try context.commitIfAsked(paths: [cardPath], message: CommitMessage(event, board: try? store.loadBoard())))
     }
 }

@@ -79,13 +79,8 @@ struct BoardRenderer {
     func lines(board: Board, columns: [ColumnContent]) -> [String] {
         let width = max(1, self.width)
         var lines = [stylist.apply(.bold, to: BoardRenderer.displayText(board.title).truncated(toWidth: width)), ""]
-        let layout = BoardLayout(
-            fixedWidths: columns.map { $0.isCollapsed ? collapsedWidth(of: $0) : nil },
-            width: width,
-            separatorWidth: BoardRenderer.separatorWidth,
-            minimumWidth: BoardRenderer.minimumColumnWidth,
-            maximumWidth: BoardRenderer.maximumColumnWidth)
-        let labels = Dictionary(board.labels.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let layout = self.layout(of: columns)
+        let labels = BoardRenderer.labelsByID(board)
         for (number, band) in layout.bands.enumerated() {
             if number > 0 { lines.append("") }
             let cells = band.map { cell(for: columns[$0], width: layout.columnWidths[$0], labels: labels) }
@@ -103,8 +98,23 @@ struct BoardRenderer {
 
     // MARK: Columns
 
+    /// Where the columns go at this width: bands of columns, and each column's width.
+    func layout(of columns: [ColumnContent]) -> BoardLayout {
+        BoardLayout(
+            fixedWidths: columns.map { $0.isCollapsed ? collapsedWidth(of: $0) : nil },
+            width: max(1, width),
+            separatorWidth: BoardRenderer.separatorWidth,
+            minimumWidth: BoardRenderer.minimumColumnWidth,
+            maximumWidth: BoardRenderer.maximumColumnWidth)
+    }
+
+    /// The board's labels by id, for their colours; the first declaration of an id wins.
+    static func labelsByID(_ board: Board) -> [String: Label] {
+        Dictionary(board.labels.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The width of a collapsed column: its name's, within the collapsed bounds, and never narrower than its count.
-    private func collapsedWidth(of column: ColumnContent) -> Int {
+    func collapsedWidth(of column: ColumnContent) -> Int {
         let nameWidth = BoardRenderer.displayText(column.name).terminalWidth
         let fitted = min(BoardRenderer.maximumCollapsedWidth, max(BoardRenderer.minimumCollapsedWidth, nameWidth))
         return max(fitted, BoardRenderer.countText(column.cards.count).terminalWidth)
@@ -124,15 +134,19 @@ struct BoardRenderer {
         var lines = [header(for: column, count: count, width: width), rule]
         for (index, card) in column.cards.enumerated() {
             if index > 0 { lines.append("") }
-            lines += titleLines(of: card, width: width)
-            lines += labelLines(of: card, width: width, labels: labels)
-            lines.append(stylist.apply(.dim, to: BoardRenderer.displayText(card.slug).truncated(toWidth: width)))
+            lines += cardLines(of: card, width: width, labels: labels)
         }
         return lines
     }
 
+    /// One card's lines, each at most `width` columns wide: the title, the label tags, and the slug, dimmed.
+    func cardLines(of card: Card, width: Int, labels: [String: Label]) -> [String] {
+        titleLines(of: card, width: width) + labelLines(of: card, width: width, labels: labels)
+            + [stylist.apply(.dim, to: BoardRenderer.displayText(card.slug).truncated(toWidth: width))]
+    }
+
     /// `To Do (5)`: the name cut to leave room for the count, or both cut together in a very narrow column.
-    private func header(for column: ColumnContent, count: String, width: Int) -> String {
+    func header(for column: ColumnContent, count: String, width: Int) -> String {
         let name = BoardRenderer.displayText(column.isDeclared ? column.name : "\(column.id) (undeclared)")
         let countWidth = count.terminalWidth
         guard width >= countWidth + 2 else {
@@ -217,7 +231,7 @@ struct BoardRenderer {
     // MARK: Text
 
     /// `(5)`, or `+5` for tags left out.
-    private static func countText(_ count: Int, plus: Bool = false) -> String {
+    static func countText(_ count: Int, plus: Bool = false) -> String {
         plus ? "+\(count)" : "(\(count))"
     }
 

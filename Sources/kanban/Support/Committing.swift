@@ -1,6 +1,16 @@
 import Foundation
 import KanbanCore
 
+/// What became of a change's commit.
+enum CommitOutcome {
+    /// Committing was not asked for, or there was nothing to commit.
+    case notCommitted
+    /// The change was committed.
+    case committed(CommitResult)
+    /// `autocommit: true` on a board outside git: the change stands, uncommitted, with this warning.
+    case notInRepository(String)
+}
+
 /// Why a command's change is committed.
 enum CommitRequest: Equatable {
     /// `--commit` or `KANBAN_COMMIT=1`: not being able to commit is an error.
@@ -52,10 +62,6 @@ extension CommandContext {
         return ["true", "yes", "on"].contains(setting ?? "") ? .boardSetting : nil
     }
 
-    /// Commits what `changes` wrote and removed as one commit, when committing is asked for (see
-    /// ``commitRequest(board:)``), and prints `committed <hash> <subject>`.
-    /// - Parameter message: The message; when nil, one describing the card changes (`Move "X" from To Do to Done`).
-    /// - Throws: A ``SyncError`` saying the change was made but not committed, when committing was asked for and failed.
     /// Changes each card `references` names, in order, with `change` (which also says what it did), then commits
     /// the changes together when asked. Every name is found in `scope` before any card changes, so a typo in the
     /// third name changes nothing.
@@ -67,37 +73,73 @@ extension CommandContext {
         try commit(changes)
     }
 
+    /// Runs `change` the way every command that changes the board runs: when its change is to be committed, the
+    /// board's lock is held from the change to the commit (so that commands running at the same moment commit one
+    /// after the other, each exactly what it wrote), and a change that cannot be committed (a detached HEAD, a
+    /// rebase under way) is refused before it is made.
+    func withCommitLock<T>(_ change: () throws -> T) throws -> T {
+        guard let request = commitRequest(board: try? store().loadBoard()) else { return try change() }
+        try requireCommitPossible(request)
+        return try store().withExclusiveAccess(change)
+    }
+
+    /// Commits what `changes` wrote and removed as one commit, when committing is asked for (see
+    /// ``commitRequest(board:)``), and prints `committed <hash> <subject>`.
+    /// - Parameter message: The message; when nil, one describing the card changes (`Move "X" from To Do to Done`).
+    /// - Throws: A ``SyncError`` saying the change was made but not committed, when committing was asked for and failed.
     func commit(_ changes: [BoardChange], message: CommitMessage? = nil) throws {
+        note(try commitIfAsked(changes, message: message))
+    }
+
+    /// Commits `paths` (relative to the board) with `message`, when committing is asked for; see ``commit(_:message:)``.
+    func commit(paths: [String], message: CommitMessage?) throws {
+        note(try commitIfAsked(paths: paths, message: message))
+    }
+
+    /// What ``commit(_:message:)`` does, without printing: the outcome is for the caller to show (`kanban tui`
+    /// shows it in its status line).
+    func commitIfAsked(_ changes: [BoardChange], message: CommitMessage? = nil) throws -> CommitOutcome {
         // A delete's time is noted for the commit that records it, now or at the next sync (a merge keeps a card
         // someone changed after it was deleted).
         let deleted = changes.compactMap { $0.card == nil ? $0.previous?.slug : nil }
         if !deleted.isEmpty { (try? syncProvider())?.recordDeletions(of: deleted) }
         var seen: Set<String> = []
         let paths = changes.flatMap(\.paths).filter { seen.insert($0).inserted }
-        guard !paths.isEmpty else { return }
+        guard !paths.isEmpty else { return .notCommitted }
         let board = try? store().loadBoard()
-        try commit(paths: paths, message: message ?? CommitMessage(describing: changes, board: board))
+        return try commitIfAsked(paths: paths, message: message ?? CommitMessage(describing: changes, board: board))
     }
 
-    /// Commits `paths` (relative to the board) with `message`, when committing is asked for; see ``commit(_:message:)``.
-    func commit(paths: [String], message: CommitMessage?) throws {
-        guard !paths.isEmpty, let message else { return }
+    /// What ``commit(paths:message:)`` does, without printing.
+    func commitIfAsked(paths: [String], message: CommitMessage?) throws -> CommitOutcome {
+        guard !paths.isEmpty, let message else { return .notCommitted }
         let board = try? store().loadBoard()
-        guard let request = commitRequest(board: board) else { return }
+        guard let request = commitRequest(board: board) else { return .notCommitted }
         do {
-            guard let result = try syncProvider().commit(paths: paths, message: message) else { return }
-            noteCommit(result)
+            guard let result = try syncProvider().commit(paths: paths, message: message) else { return .notCommitted }
+            return .committed(result)
         } catch let error as SyncError {
             if request == .boardSetting && (error.code == .notARepository || error.code == .gitNotInstalled) {
-                if !isQuiet {
-                    errorOutput.writeLine("\(errorStylist.apply(.bold + .yellow, to: "warning")): board.md sets 'autocommit: true' but \(error.message); the change was not committed")
-                }
-                return
+                return .notInRepository("board.md sets 'autocommit: true' but \(error.message); the change was not committed")
             }
             var failure = error
             let note = "The change itself was made; 'kanban sync' commits it later."
             failure.hint = failure.hint.map { $0 + "\n" + note } ?? note
             throw failure
+        }
+    }
+
+    /// Prints what a commit did: `committed <hash> <subject>`, or the warning of a board outside git.
+    func note(_ outcome: CommitOutcome) {
+        switch outcome {
+        case .notCommitted:
+            break
+        case .committed(let result):
+            noteCommit(result)
+        case .notInRepository(let warning):
+            if !isQuiet {
+                errorOutput.writeLine("\(errorStylist.apply(.bold + .yellow, to: "warning")): \(warning)")
+            }
         }
     }
 

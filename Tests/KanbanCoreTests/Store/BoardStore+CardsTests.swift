@@ -738,6 +738,31 @@ import Testing
         }
     }
 
+    @Test func aDeletedCardIsRestoredByteForByte() throws {
+        try withTemporaryBoard(.fixture("simplekanban")) { board in
+            let store = try board.store()
+            let bytes = try board.bytes("cards/done/set-up-staging-site.md")
+            try store.deleteCard("set-up")
+            let change = try store.restoreCard(bytes, slug: "set-up-staging-site", in: "done")
+            #expect(change.writtenPaths == ["cards/done/set-up-staging-site.md"])
+            #expect(change.card?.title == "Set up staging site")
+            #expect(try board.bytes("cards/done/set-up-staging-site.md") == bytes)
+            #expect(try store.load().cards.count == 8)
+        }
+    }
+
+    @Test func aRestoreRefusesATakenSlugOrAMissingColumn() throws {
+        try withTemporaryBoard(.fixture("simplekanban")) { board in
+            let store = try board.store()
+            let bytes = try board.bytes("cards/done/set-up-staging-site.md")
+            try store.deleteCard("set-up")
+            try store.createCard(title: "Set up staging site", in: "todo")
+            expectKanbanError(.alreadyExists) { try store.restoreCard(bytes, slug: "set-up-staging-site", in: "done") }
+            expectKanbanError(.columnNotFound) { try store.restoreCard(bytes, slug: "other", in: "nowhere") }
+            #expect(!board.exists("cards/done/set-up-staging-site.md"))
+        }
+    }
+
     // MARK: Atomic writes
 
     @Test func noTemporaryFilesAreLeftBehind() throws {

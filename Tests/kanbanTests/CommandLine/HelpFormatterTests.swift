@@ -169,6 +169,23 @@ import Testing
         #expect(text.contains("USAGE: kanban column <subcommand>\n"))
     }
 
+    @Test func addsACommandsOwnSectionsAfterItsOptions() {
+        let command = CommandSpec(
+            name: "tui", abstract: "Show the board.",
+            helpSections: [HelpSection(title: "KEYS:", rows: [HelpSection.Row("q, Ctrl-C", "quit"), HelpSection.Row("?", "this help")])])
+        let text = HelpFormatter.helpText(for: [CommandSpec(name: "kanban", abstract: "Boards.", subcommands: [command]), command], width: 80)
+        #expect(text.contains("""
+            OPTIONS:
+              -h, --help              Show help information.
+
+            KEYS:
+              q, Ctrl-C               quit
+              ?                       this help
+
+            EXIT STATUS:
+            """), "\(text)")
+    }
+
     @Test func marksTheDefaultSubcommand() throws {
         let text = try dispatcher.helpText(for: ["kanban", "label"], width: 80)
         #expect(text.contains("USAGE: kanban label [<subcommand>]\n"))

@@ -31,6 +31,11 @@ import Testing
 /// Standard input is `/dev/null`, or a file holding `stdin` when given (never a pipe: a child that exits without
 /// reading it must not kill the test process with SIGPIPE); standard output and error are pipes.
 enum KanbanProcess {
+    /// Serialises descriptor creation and spawning within this process: a descriptor is made close-on-exec right
+    /// after it is created, and no other spawn here may happen in between and leak it into its child.
+    /// ``TerminalSession`` takes it too.
+    static let spawnLock = NSLock()
+
     /// Pass as an `environment` value to remove the variable from the child's environment.
     static let unsetVariable = "\u{0}unset"
 
@@ -208,9 +213,7 @@ private struct Child: Sendable {
     var output: Int32
     var error: Int32
 
-    /// Serialises descriptor creation and spawning within this process: a descriptor is made close-on-exec right
-    /// after it is created, and no other spawn here may happen in between and leak it into its child.
-    private static let spawnLock = NSLock()
+    private static var spawnLock: NSLock { KanbanProcess.spawnLock }
 
     static func spawn(
         path: String, arguments: [String], environment: [String: String], directory: String, inputPath: String,

@@ -1,0 +1,171 @@
+import KanbanCore
+import KanbanWatch
+
+/// The board as `kanban tui` shows it, kept up to date while it runs: the columns `kanban board` shows, each with
+/// its cards in board order, and the files that could not be read.
+///
+/// It starts from a snapshot the store loaded, and follows changes card by card: the store's results for changes
+/// made here, and the watcher's events for everyone else's (each event carries the card the watcher read from its
+/// file). A change to `board.md` or to the column directories asks for a new snapshot instead. A card is known by
+/// its path, which names its column and slug.
+struct LiveBoard: Sendable {
+    /// One column and its cards.
+    struct Column: Hashable, Sendable {
+        /// The column id, the directory under `cards/`.
+        var id: String
+        /// The display name.
+        var name: String
+        /// Whether the column is shown narrow.
+        var isCollapsed: Bool
+        /// Whether `board.md` declares it (else it is a directory holding cards).
+        var isDeclared: Bool
+        /// The cards in board order.
+        var cards: [Card]
+    }
+
+    /// The settings from `board.md`.
+    private(set) var board: Board
+    /// The columns in display order: those `board.md` declares, then undeclared directories holding cards.
+    private(set) var columns: [Column]
+    /// The card files that could not be read, by path, with the reason as `path:line:column: message`.
+    private(set) var problems: [String: String]
+
+    /// The board as `snapshot` has it.
+    init(snapshot: BoardSnapshot) {
+        board = snapshot.board
+        var cardsByColumn: [String: [Card]] = [:]
+        for card in snapshot.cards where !card.isArchived {
+            cardsByColumn[card.column, default: []].append(card)
+        }
+        let board = snapshot.board
+        columns = snapshot.columnIDs.compactMap { id in
+            let declared = board.column(withID: id)
+            let cards = cardsByColumn[id] ?? []
+            guard declared != nil || !cards.isEmpty else { return nil }
+            return Column(id: id, name: declared?.name ?? id, isCollapsed: declared?.isCollapsed ?? false,
+                          isDeclared: declared != nil, cards: cards)
+        }
+        problems = [:]
+        for diagnostic in snapshot.diagnostics where diagnostic.severity == .error {
+            problems[diagnostic.location.path] = "\(diagnostic.location): \(diagnostic.message)"
+        }
+    }
+
+    /// The number of cards on the board, collapsed columns included.
+    var cardCount: Int { columns.reduce(0) { $0 + $1.cards.count } }
+
+    /// The index of the column with this id.
+    func columnIndex(ofID id: String) -> Int? {
+        columns.firstIndex { $0.id == id }
+    }
+
+    /// Where the card with this path is: its column's index and its index there.
+    func location(ofPath path: String) -> (column: Int, index: Int)? {
+        guard let id = Self.columnID(ofPath: path), let column = columnIndex(ofID: id),
+              let index = columns[column].cards.firstIndex(where: { $0.path == path })
+        else { return nil }
+        return (column, index)
+    }
+
+    /// Where a card with this slug is, looking in `preferredColumn` first.
+    func location(ofSlug slug: String, preferring preferredColumn: Int?) -> (column: Int, index: Int)? {
+        let order = (preferredColumn.map { [$0] } ?? []) + columns.indices.filter { $0 != preferredColumn }
+        for column in order where columns.indices.contains(column) {
+            if let index = columns[column].cards.firstIndex(where: { $0.slug == slug }) { return (column, index) }
+        }
+        return nil
+    }
+
+    /// The card with this path, if it is on the board.
+    func card(atPath path: String) -> Card? {
+        location(ofPath: path).map { columns[$0.column].cards[$0.index] }
+    }
+
+    // MARK: Changes
+
+    /// What applying changes asks of the caller.
+    enum Outcome: Equatable, Sendable {
+        /// The board is up to date.
+        case applied
+        /// `board.md` or the column directories changed: load a new snapshot.
+        case needsReload
+        /// The board directory went away.
+        case rootLost(String)
+    }
+
+    /// Follows what a change made here did: the card leaves its old path and, when it is still on the board, takes
+    /// its place at the new one; a card another change put back reads back in its place.
+    mutating func apply(_ change: BoardChange) {
+        if let previous = change.previous { removeCard(atPath: previous.path) }
+        for path in change.removedPaths { removeCard(atPath: path) }
+        if let card = change.card {
+            removeCard(atPath: card.path)
+            if !card.isArchived { insert(card) }
+        }
+    }
+
+    /// Follows what another process did, as the watcher reports it.
+    mutating func apply(_ event: WatchEvent) -> Outcome {
+        switch event.kind {
+        case .board, .columnAdded, .columnRemoved:
+            return .needsReload
+        case .rootLost:
+            return .rootLost(event.message ?? "the board directory went away")
+        case .invalid:
+            if let path = event.path {
+                removeCard(atPath: path)
+                let location = event.location.map(String.init(describing:)) ?? path
+                problems[path] = "\(location): \(event.message ?? "the card cannot be read")"
+            }
+        case .deleted, .archived, .created, .modified, .moved, .renamed, .unarchived:
+            for path in [event.previousPath, event.path].compactMap({ $0 }) {
+                removeCard(atPath: path)
+                problems[path] = nil
+            }
+            if [.created, .modified, .moved, .renamed, .unarchived].contains(event.kind), let card = event.card,
+               !card.isArchived {
+                if columnIndex(ofID: card.column) == nil { return .needsReload }
+                insert(card)
+            }
+        }
+        return .applied
+    }
+
+    /// Puts `card` in place of the card with its path (or adds it): a card read again, such as a neighbour a move
+    /// re-keyed to make room.
+    mutating func update(_ card: Card) {
+        removeCard(atPath: card.path)
+        if !card.isArchived { insert(card) }
+    }
+
+    /// Removes the card at `path`, if it is on the board.
+    private mutating func removeCard(atPath path: String) {
+        guard let (column, index) = location(ofPath: path) else { return }
+        columns[column].cards.remove(at: index)
+    }
+
+    /// Puts `card` in its column, in board order (after any card with the same path is gone).
+    private mutating func insert(_ card: Card) {
+        // Bodies are not shown: a card read with its body (the store's answer to a change) leaves it out here.
+        var card = card
+        card.body = nil
+        guard let column = columnIndex(ofID: card.column) else {
+            columns.append(Column(id: card.column, name: card.column, isCollapsed: false, isDeclared: false, cards: [card]))
+            return
+        }
+        var low = 0
+        var high = columns[column].cards.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Card.precedes(columns[column].cards[middle], card) { low = middle + 1 } else { high = middle }
+        }
+        columns[column].cards.insert(card, at: low)
+    }
+
+    /// The column id of an active card's path, `cards/<id>/<name>.md`.
+    static func columnID(ofPath path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "cards" else { return nil }
+        return String(parts[1])
+    }
+}
