@@ -164,7 +164,7 @@ extension GitSyncProvider {
     /// Whether a card with the slug `slug` and the `created` time `created` is in the history of `commit` (the last 20
     /// commits there that changed a card with that slug, and the versions before them).
     func hadCard(_ slug: String, created: Date, before commit: String) -> Bool {
-        guard let log = try? git.run(["log", "--no-renames", "--relative", "--name-only", "--format=%x00%H", "-n", "20", commit, "--"]
+        guard let log = try? git.run(["log", "--full-history", "--no-merges", "--no-renames", "--relative", "--name-only", "--format=%x00%H", "-n", "20", commit, "--"]
                                         + Self.pathspecs(ofCard: slug), readOnly: true),
               log.succeeded else { return false }
         for record in String(decoding: log.output, as: UTF8.self).split(separator: "\0") {
@@ -183,7 +183,7 @@ extension GitSyncProvider {
     /// Whether a commit with one parent added `first` or `second` while the other was in its parent, removing no card
     /// with the slug (so it was no move whose other half git had already made).
     private func wasAddedBeside(_ first: String, _ second: String, slug: String) -> Bool {
-        guard let log = try? git.run(["log", "--no-merges", "--no-renames", "--relative", "--name-status", "--format=%x00%H %P", "-n", "50", "HEAD", "--"]
+        guard let log = try? git.run(["log", "--full-history", "--no-merges", "--no-renames", "--relative", "--name-status", "--format=%x00%H %P", "-n", "50", "HEAD", "--"]
                                         + Self.pathspecs(ofCard: slug), readOnly: true),
               log.succeeded else { return false }
         for record in String(decoding: log.output, as: UTF8.self).split(separator: "\0") {
