@@ -44,23 +44,16 @@ struct TUIBenchmarkOptions {
     /// Parses `arguments` (after `tui`); nil when help was asked for.
     static func parse(_ arguments: [String]) throws(BenchmarkError) -> TUIBenchmarkOptions? {
         var options = TUIBenchmarkOptions()
-        var remaining = arguments[...]
-        func number(_ name: String, _ range: ClosedRange<Int>) throws(BenchmarkError) -> Int {
-            guard let text = remaining.popFirst() else { throw BenchmarkError("Error: missing value for '\(name) <n>'") }
-            guard let value = Int(text.filter { $0 != "_" }), range.contains(value) else {
-                throw BenchmarkError("Error: '\(name)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-            }
-            return value
-        }
-        while let argument = remaining.popFirst() {
+        var remaining = SubcommandArguments(arguments)
+        while let argument = remaining.next() {
             switch argument {
             case "-h", "--help": return nil
-            case "--keys": options.keys = try number(argument, 4...100_000)
-            case "--moves": options.moves = try number(argument, 2...10_000)
-            case "--edits": options.edits = try number(argument, 1...10_000)
+            case "--keys": options.keys = try remaining.number(of: argument, in: 4...100_000)
+            case "--moves": options.moves = try remaining.number(of: argument, in: 2...10_000)
+            case "--edits": options.edits = try remaining.number(of: argument, in: 1...10_000)
             case "--keep": options.keepsBoards = true
             case "--sizes":
-                guard let text = remaining.popFirst() else { throw BenchmarkError("Error: missing value for '--sizes <n,n,...>'") }
+                let text = try remaining.value(of: argument, placeholder: "<n,n,...>")
                 var sizes: [Int] = []
                 for part in text.split(separator: ",") {
                     guard let size = Int(part.filter { $0 != "_" && $0 != " " }), size >= 10, size <= 1_000_000 else {

@@ -45,24 +45,17 @@ struct WatchBenchmarkOptions {
     /// Parses `arguments` (after `watch`); nil when help was asked for.
     static func parse(_ arguments: [String]) throws(BenchmarkError) -> WatchBenchmarkOptions? {
         var options = WatchBenchmarkOptions()
-        var remaining = arguments[...]
-        func number(_ name: String, _ range: ClosedRange<Int>) throws(BenchmarkError) -> Int {
-            guard let text = remaining.popFirst() else { throw BenchmarkError("Error: missing value for '\(name) <n>'") }
-            guard let value = Int(text.filter { $0 != "_" }), range.contains(value) else {
-                throw BenchmarkError("Error: '\(name)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-            }
-            return value
-        }
-        while let argument = remaining.popFirst() {
+        var remaining = SubcommandArguments(arguments)
+        while let argument = remaining.next() {
             switch argument {
             case "-h", "--help": return nil
-            case "--edits": options.edits = try number(argument, 10...100_000)
-            case "--checkout-files": options.checkoutFiles = try number(argument, 10...1_000_000)
-            case "--poll-cards": options.pollCards = try number(argument, 10...10_000_000)
-            case "--settle": options.settleMilliseconds = try number(argument, 0...10_000)
+            case "--edits": options.edits = try remaining.number(of: argument, in: 10...100_000)
+            case "--checkout-files": options.checkoutFiles = try remaining.number(of: argument, in: 10...1_000_000)
+            case "--poll-cards": options.pollCards = try remaining.number(of: argument, in: 10...10_000_000)
+            case "--settle": options.settleMilliseconds = try remaining.number(of: argument, in: 0...10_000)
             case "--keep": options.keepsBoards = true
             case "--only":
-                guard let text = remaining.popFirst() else { throw BenchmarkError("Error: missing value for '--only <list>'") }
+                let text = try remaining.value(of: argument, placeholder: "<list>")
                 let names = Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
                 let unknown = names.subtracting(["latency", "checkout", "poll"])
                 guard unknown.isEmpty, !names.isEmpty else {
