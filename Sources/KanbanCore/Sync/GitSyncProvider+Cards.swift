@@ -164,11 +164,8 @@ extension GitSyncProvider {
     /// Whether a card with the slug `slug` and the `created` time `created` is in the history of `commit` (the last 20
     /// commits there that changed a card with that slug, and the versions before them).
     func hadCard(_ slug: String, created: Date, before commit: String) -> Bool {
-        guard let log = try? git.run(["log", "--full-history", "--no-merges", "--no-renames", "--relative", "--name-only", "--format=%x00%H", "-n", "20", commit, "--"]
-                                        + Self.pathspecs(ofCard: slug), readOnly: true),
-              log.succeeded else { return false }
-        for record in String(decoding: log.output, as: UTF8.self).split(separator: "\0") {
-            let lines = String(record).lines(omittingEmpty: true)
+        guard let records = cardChanges(of: slug, in: [commit], format: "%H", changes: "--name-only", limit: 20) else { return false }
+        for lines in records {
             guard let hash = lines.first else { continue }
             for path in lines.dropFirst() {
                 for version in [String(hash), hash + "^"] {
@@ -183,11 +180,8 @@ extension GitSyncProvider {
     /// Whether a commit with one parent added `first` or `second` while the other was in its parent, removing no card
     /// with the slug (so it was no move whose other half git had already made).
     private func wasAddedBeside(_ first: String, _ second: String, slug: String) -> Bool {
-        guard let log = try? git.run(["log", "--full-history", "--no-merges", "--no-renames", "--relative", "--name-status", "--format=%x00%H %P", "-n", "50", "HEAD", "--"]
-                                        + Self.pathspecs(ofCard: slug), readOnly: true),
-              log.succeeded else { return false }
-        for record in String(decoding: log.output, as: UTF8.self).split(separator: "\0") {
-            let lines = String(record).lines(omittingEmpty: true)
+        guard let records = cardChanges(of: slug, in: ["HEAD"], format: "%H %P", changes: "--name-status", limit: 50) else { return false }
+        for lines in records {
             let hashes = lines.first?.split(separator: " ").map(String.init) ?? []
             guard hashes.count == 2 else { continue }
             var added: Set<String> = []

@@ -63,14 +63,11 @@ extension GitSyncProvider {
     /// deletes) the time it noted, else its commit's time. Several clones may each have deleted the card, and the
     /// delete made first may have been committed last. A delete only a merge made counts from that merge's time.
     func deletionTime(of slug: String, on tip: String, since base: String, isLocal: Bool) -> Date? {
-        guard let output = try? git.run(["log", "--full-history", "--no-merges", "--no-renames", "--name-status",
-                                         "--format=%x00%ct%n%(trailers:key=Deleted,valueonly,unfold)", "\(base)..\(tip)", "--"]
-                                            + Self.pathspecs(ofCard: slug), readOnly: true),
-              output.succeeded else { return nil }
+        guard let records = cardChanges(of: slug, in: ["\(base)..\(tip)"], format: "%ct%n%(trailers:key=Deleted,valueonly,unfold)",
+                                        changes: "--name-status") else { return nil }
         var latest: Date?
         // One record per commit: its time, its `Deleted:` trailers, then the card's paths it added and deleted.
-        for record in String(decoding: output.output, as: UTF8.self).split(separator: "\0") {
-            let lines = String(record).lines(omittingEmpty: true)
+        for lines in records {
             guard let first = lines.first, let seconds = TimeInterval(String(first)) else { continue }
             let status = lines.dropFirst().compactMap { line -> Character? in
                 let fields = line.split(separator: "\t")

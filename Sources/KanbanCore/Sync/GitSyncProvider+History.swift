@@ -37,6 +37,17 @@ extension GitSyncProvider {
         return entries
     }
 
+    /// The commits of `range` that changed a file of the card `slug`, newest first: every side of every merge walked,
+    /// merges themselves left out, a move seen as a delete and an add. Each is the lines of `format`, then a line per
+    /// changed file of the card as `changes` (`--name-only`, `--name-status`) gives it, relative to the board. Nil
+    /// when git fails.
+    func cardChanges(of slug: String, in range: [String], format: String, changes: String, limit: Int? = nil) -> [[Substring]]? {
+        let arguments = ["log", "--full-history", "--no-merges", "--no-renames", "--relative", changes, "--format=%x00" + format]
+            + (limit.map { ["-n", String($0)] } ?? []) + range + ["--"] + Self.pathspecs(ofCard: slug)
+        guard let output = try? git.run(arguments, readOnly: true), output.succeeded else { return nil }
+        return String(decoding: output.output, as: UTF8.self).split(separator: "\0").map { String($0).lines(omittingEmpty: true) }
+    }
+
     /// The pathspecs of every file the card `slug` can be: in any column, or archived on any day.
     static func pathspecs(ofCard slug: String) -> [String] {
         let name = globEscaped(slug)
