@@ -9,19 +9,8 @@ import KanbanWatch
 /// file). A change to `board.md` or to the column directories asks for a new snapshot instead. A card is known by
 /// its path, which names its column and slug.
 struct LiveBoard: Sendable {
-    /// One column and its cards.
-    struct Column: Hashable, Sendable {
-        /// The column id, the directory under `cards/`.
-        var id: String
-        /// The display name.
-        var name: String
-        /// Whether the column is shown narrow.
-        var isCollapsed: Bool
-        /// Whether `board.md` declares it (else it is a directory holding cards).
-        var isDeclared: Bool
-        /// The cards in board order.
-        var cards: [Card]
-    }
+    /// One column and its cards in board order, as `kanban board` draws them.
+    typealias Column = BoardRenderer.ColumnContent
 
     /// The settings from `board.md`.
     private(set) var board: Board

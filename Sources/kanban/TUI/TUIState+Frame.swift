@@ -249,9 +249,9 @@ private struct FrameLayout {
         plainRenderer = BoardRenderer(width: size.columns, stylist: .plain)
         labels = BoardRenderer.labelsByID(state.board.board)
         let contents = state.board.columns.indices.map { index in
-            let column = state.board.columns[index]
-            return BoardRenderer.ColumnContent(id: column.id, name: column.name, isCollapsed: column.isCollapsed,
-                                               isDeclared: column.isDeclared, cards: state.shownCards(inColumn: index))
+            var column = state.board.columns[index]
+            column.cards = state.shownCards(inColumn: index)
+            return column
         }
         let layout = renderer.layout(of: contents)
         let selected = state.selectedColumn ?? 0
