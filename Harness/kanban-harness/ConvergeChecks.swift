@@ -41,7 +41,7 @@ struct ConvergeChecks {
             ConvergeCheck(number: 2, name: "every card not deleted exists exactly once", findings: grouped(boards.map(everyCardOnce), markingStuck: true)),
             ConvergeCheck(number: 3, name: "no deleted card came back unless edited after the delete",
                           findings: grouped(boards.map(deletedStayDeleted), markingStuck: true)),
-            ConvergeCheck(number: 4, name: "no text lost", findings: grouped(boards.map(noTextLost), markingStuck: true)),
+            ConvergeCheck(number: 4, name: "no text or label lost", findings: grouped(boards.map(noTextLost), markingStuck: true)),
             ConvergeCheck(number: 5, name: "no conflict markers", findings: grouped(boards.map { plain(noConflictMarkers($0)) })),
             ConvergeCheck(number: 6, name: "kanban doctor finds no errors", findings: grouped(try run.clones.map { plain(try doctorErrors($0)) })),
             ConvergeCheck(number: 7, name: "no empty commits", findings: try noEmptyCommits().map { ConvergeFinding(text: $0) }),
@@ -195,14 +195,24 @@ struct ConvergeChecks {
             }
         }
         var findings: [ConvergeFinding] = []
+        // A card on the board has every line written into it, also one written before a delete that a later change
+        // made void (issue 19: the card that stays is the merge of every version anyone made of it).
         for line in run.ledger.lines where line.replacement == nil && !text.contains(Substring(line.text)) {
-            // A card deleted after the line was written may come back (someone else edited it after the delete)
-            // without the line: whoever brought it back may never have seen it.
-            guard let card = run.ledger.cards[line.identity], !card.deletes.contains(where: { $0.operation > line.written.operation }),
-                  card.mustExist || present.contains(line.identity) else { continue }
+            guard let card = run.ledger.cards[line.identity], card.mustExist || present.contains(line.identity) else { continue }
             let note = stranded(line.written)
             findings.append(ConvergeFinding(text: "\(line.text) (written \(describe(line.written)) in \(line.identity) \"\(card.title)\") is lost" + (note ?? ""),
                                             isStranded: note != nil))
+        }
+        // And every label anyone added to it, unless someone removed that label afterwards.
+        var labels: [String: Set<String>] = [:]
+        for card in board.cards { if let identity = card.identity { labels[identity, default: []].formUnion(card.labels) } }
+        for (identity, held) in labels.sorted(by: { $0.key < $1.key }) {
+            guard let card = run.ledger.cards[identity] else { continue }
+            for add in run.ledger.labelsToKeep(on: identity) where !held.contains(add.label) {
+                let note = stranded(add.event)
+                findings.append(ConvergeFinding(text: "label \(add.label) (added \(describe(add.event)) to \(identity) \"\(card.title)\") is lost" + (note ?? ""),
+                                                isStranded: note != nil))
+            }
         }
         return findings
     }

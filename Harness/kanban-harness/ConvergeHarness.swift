@@ -13,7 +13,9 @@ enum ConvergeHarness {
         remote; N clones clone it, each with its own HOME and git identity, and run 'kanban git-setup'. Then each
         operation picks a random clone and does one of: add (titles sometimes shared between clones, so two clones
         make the same slug), move, reorder, set title, add/remove a label, append a body line, replace a body line
-        (often a card's first, which other clones replace too), archive, unarchive, delete. Every card gets a hidden
+        (often a card's first, which other clones replace too), edit by hand (a line appended to the file by
+        another program, 'modified' untouched, committed at once with 'git commit' or left for the next sync to
+        commit), archive, unarchive, delete. Every card gets a hidden
         identity (hid: c<clone>-<op>) and every body line written is unique text (L<clone>-<op>), so the checks can
         follow them. 30% of operations are followed by a sync of that clone: 'kanban sync' mostly, else the pending
         changes committed ('kanban sync --no-push' or 'git add -A && git commit') and 'git pull --rebase' or
@@ -22,8 +24,9 @@ enum ConvergeHarness {
 
         Checks: (1) every clone has the same files under board.md, cards/ and archive/, byte for byte, equal to the
         remote's tip; (2) every card never deleted exists exactly once (by hid); (3) no deleted card is back unless
-        another clone edited it after the delete; (4) every body line written is somewhere on the board, unless
-        someone who saw it replaced it, or its card was deleted after it was written, or its card may be gone; (5) no
+        another clone edited it after the delete (a hand edit counts from its commit); (4) every card on the board
+        has every body line written into it, unless someone who saw it replaced it, and every label added to it,
+        unless someone removed it later, with no excuse for a change made before a delete; (5) no
         conflict markers; (6) 'kanban doctor' finds no errors on any clone; (7) no commit with a single parent has
         that parent's tree. Checks 2-4 look at every clone and say which clones a problem is on; a problem about work
         that never left a clone whose syncs failed, or seen only on clones whose syncs fail, is marked as such: it

@@ -42,7 +42,17 @@ struct ConvergeLedger: Sendable {
         var replacement: String?
     }
 
+    /// A label added to or removed from a card.
+    struct LabelRecord: Sendable {
+        var label: String
+        var identity: String
+        var isAdded: Bool
+        var event: Event
+    }
+
     private(set) var cards: [String: CardRecord] = [:]
+    /// In the order they were made.
+    private(set) var labelChanges: [LabelRecord] = []
     /// In the order they were written.
     private(set) var lines: [LineRecord] = []
     private var lineIndex: [String: Int] = [:]
@@ -57,6 +67,18 @@ struct ConvergeLedger: Sendable {
 
     mutating func noteDeleted(_ identity: String, at event: Event) {
         cards[identity]?.deletes.append(event)
+    }
+
+    mutating func noteLabel(_ label: String, added: Bool, on identity: String, at event: Event) {
+        labelChanges.append(LabelRecord(label: label, identity: identity, isAdded: added, event: event))
+    }
+
+    /// The labels added to the card `identity` that nobody removed from it afterwards: the final card must have them.
+    func labelsToKeep(on identity: String) -> [LabelRecord] {
+        let changes = labelChanges.filter { $0.identity == identity }
+        return changes.filter { add in
+            add.isAdded && !changes.contains { !$0.isAdded && $0.label == add.label && $0.event.operation > add.event.operation }
+        }
     }
 
     mutating func noteLine(_ text: String, in identity: String, at event: Event, replacing old: String? = nil) {

@@ -2,7 +2,7 @@ import Foundation
 
 /// The kinds of change a person makes to the board.
 enum ConvergeOperationKind: String, CaseIterable, Sendable {
-    case add, move, reorder, title, labels, append, replace, archive, unarchive, delete
+    case add, move, reorder, title, labels, append, replace, handEdit, archive, unarchive, delete
 
     /// How often, relative to the others.
     var weight: Int {
@@ -14,6 +14,7 @@ enum ConvergeOperationKind: String, CaseIterable, Sendable {
         case .labels: 8
         case .append: 16
         case .replace: 12
+        case .handEdit: 8
         case .archive: 6
         case .unarchive: 5
         case .delete: 7
@@ -45,6 +46,9 @@ enum ConvergeAction: Sendable {
     case append(String, after: Int? = nil)
     /// The body line at that 0-based index replaced by a new unique line.
     case replace(String, line: Int)
+    /// A new unique line at the end of the file, written by another program (an editor): `modified` stays as it was.
+    /// Committed at once with `git commit`, or left for the clone's next sync to commit.
+    case handEdit(String, commitsAtOnce: Bool)
     case archive(String)
     case unarchive(String)
     case delete(String)
@@ -58,6 +62,7 @@ enum ConvergeAction: Sendable {
         case .addLabel, .removeLabel: .labels
         case .append: .append
         case .replace: .replace
+        case .handEdit: .handEdit
         case .archive: .archive
         case .unarchive: .unarchive
         case .delete: .delete
@@ -69,8 +74,8 @@ enum ConvergeAction: Sendable {
         switch self {
         case .add: nil
         case .move(let card, _, _), .moveToTop(let card), .moveAfter(let card, _), .retitle(let card), .addLabel(let card, _),
-             .removeLabel(let card, _), .append(let card, _), .replace(let card, _), .archive(let card), .unarchive(let card),
-             .delete(let card):
+             .removeLabel(let card, _), .append(let card, _), .replace(let card, _), .handEdit(let card, _), .archive(let card),
+             .unarchive(let card), .delete(let card):
             card
         }
     }
@@ -126,6 +131,9 @@ extension ConvergeRun {
             let written = card.bodyLines.indices.filter { ledger.isWrittenLine(card.bodyLines[$0]) }
             guard let line = chance(50) ? written.first : pick(written) else { return add }
             return .replace(identity, line: line)
+        case .handEdit:
+            guard let identity = pick(known)?.identity else { return add }
+            return .handEdit(identity, commitsAtOnce: chance(50))
         case .archive:
             guard let identity = pick(active)?.identity else { return add }
             return .archive(identity)
@@ -185,6 +193,9 @@ extension ConvergeRun {
             lines[index] = line
             try writeBody(lines)
             arguments = ["set", card.path, "--body-file", bodyFile]
+        case .handEdit(_, let commitsAtOnce):
+            try handEdit(card, line: line, commitsAtOnce: commitsAtOnce, number: number, on: clone)
+            return
         case .archive:
             arguments = ["archive", card.path]
         case .unarchive:
@@ -203,6 +214,12 @@ extension ConvergeRun {
         case .append, .replace:
             ledger.noteEdited(identity, at: event)
             ledger.noteLine(line, in: identity, at: event, replacing: replaced.flatMap { ledger.isWrittenLine($0) ? $0 : nil })
+        case .addLabel(_, let label):
+            ledger.noteEdited(identity, at: event)
+            ledger.noteLabel(label, added: true, on: identity, at: event)
+        case .removeLabel(_, let label):
+            ledger.noteEdited(identity, at: event)
+            ledger.noteLabel(label, added: false, on: identity, at: event)
         default:
             ledger.noteEdited(identity, at: event)
         }
@@ -230,6 +247,45 @@ extension ConvergeRun {
         let event = ConvergeLedger.Event(operation: number, clone: clone.index)
         ledger.noteCreated(identity, title: title, at: event)
         if body == nil { ledger.noteLine(line, in: identity, at: event) }
+        if let label { ledger.noteLabel(label, added: true, on: identity, at: event) }
+    }
+
+    /// Appends `line` to `card`'s file as an editor would save it (a new file renamed over the old), leaving every
+    /// other byte, `modified` included, as it was; then commits it with plain git, or leaves it for the next sync.
+    ///
+    /// A change made outside kanban counts from when it is committed (FORMAT.md), so the ledger notes the edit then:
+    /// now, or at each later sync of the clone until one succeeds.
+    private func handEdit(_ card: ConvergeCardFile, line: String, commitsAtOnce: Bool, number: Int, on clone: ConvergeClone) throws {
+        let path = clone.directory + "/" + card.path
+        guard var bytes = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }) else {
+            failedOperations.append("op \(number) \(clone.name) handEdit: cannot read \(card.path)")
+            return
+        }
+        let crlf = bytes.count >= 2 && bytes[bytes.count - 2] == 0x0D && bytes.last == 0x0A
+        if let last = bytes.last, last != 0x0A { bytes += crlf ? [0x0D, 0x0A] : [0x0A] }
+        bytes += Array(line.utf8) + (crlf ? [0x0D, 0x0A] : [0x0A])
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            failedOperations.append("op \(number) \(clone.name) handEdit: cannot write \(card.path): \(error)")
+            return
+        }
+        guard let identity = card.identity else { return }
+        let event = ConvergeLedger.Event(operation: number, clone: clone.index)
+        ledger.noteLine(line, in: identity, at: event)
+        guard commitsAtOnce else {
+            pendingHandEdits[clone.index, default: []].insert(identity)
+            return
+        }
+        let added = try runner.run(.git, ["add", "-A"], in: clone, label: "op \(number) handEdit")
+        let committed = added.succeeded
+            ? try runner.run(.git, ["commit", "-q", "-m", "Edit \(card.path) by hand"], in: clone, label: "op \(number) handEdit") : added
+        if committed.succeeded {
+            ledger.noteEdited(identity, at: event)
+        } else {
+            failedOperations.append("op \(number) \(clone.name) handEdit: git commit: \(describe(committed))")
+            pendingHandEdits[clone.index, default: []].insert(identity)
+        }
     }
 
     /// `exit 1: first line of its error output`.

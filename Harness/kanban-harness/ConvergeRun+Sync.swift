@@ -99,8 +99,16 @@ extension ConvergeRun {
             return record
         }
 
+        // Hand edits left uncommitted are committed by this sync (kanban sync, or the commit before a plain pull):
+        // they count from now, and from each later sync until one succeeds.
+        let committing = pendingHandEdits[clone.index] ?? []
+        let event = ConvergeLedger.Event(operation: operation ?? settings.operationCount + (round ?? 0), clone: clone.index)
+        for identity in committing.sorted() { ledger.noteEdited(identity, at: event) }
         defer {
-            if record.succeeded { publishedThrough[clone.index] = operation ?? Int.max }
+            if record.succeeded {
+                publishedThrough[clone.index] = operation ?? Int.max
+                pendingHandEdits[clone.index] = nil
+            }
         }
         switch method {
         case .kanban:

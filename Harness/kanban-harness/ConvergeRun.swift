@@ -64,6 +64,8 @@ final class ConvergeRun {
     var failedOperations: [String] = []
     /// Titles several clones add, so that the same slug is made on two clones for two different cards.
     let sharedTitles: [String]
+    /// Per clone, the cards edited by hand and not yet committed.
+    var pendingHandEdits: [Int: Set<String>] = [:]
     /// Where operations write the bodies they hand to `kanban set --body-file`.
     let bodyFile: String
 

@@ -154,6 +154,34 @@ extension BoardStore {
         }
     }
 
+    /// Sets a card's `modified` to now, for a change made to its file some other way (an editor the caller ran):
+    /// the sync rules take the version with the later `modified` as the later change, and an edit that left the old
+    /// time would lose to any earlier change made with kanban. Only the `modified` line is written (added when the
+    /// card has none); when it already holds this second, nothing is.
+    /// - Parameters:
+    ///   - reference: The card: a slug, a unique slug prefix or a path.
+    ///   - scope: Where to look for it.
+    /// - Returns: The change; no paths when nothing was written.
+    /// - Throws: ``KanbanError`` when the card cannot be found or does not parse (it is left as it is).
+    @discardableResult
+    public func markModified(_ reference: String, in scope: CardScope = .all) throws(KanbanError) -> BoardChange {
+        try withLock { () throws(KanbanError) -> BoardChange in
+            let root = try openRoot()
+            let file = try resolve(reference, in: scope, root: root)
+            let (card, document, bytes) = try readCard(file, includeBody: true, in: root)
+            let now = timestamp()
+            guard document.hasFrontmatter, document.value(forKey: "modified")?.string != now else {
+                return BoardChange(card: card, previous: card, writtenPaths: [], removedPaths: [])
+            }
+            var stamped = document
+            stamped.setValue(.unquoted(now), forKey: "modified")
+            var transaction = BoardTransaction("stamp \(file.slug)")
+            transaction.write(stamped.bytes(), to: file.path, replacing: bytes)
+            try apply(transaction, in: root)
+            return BoardChange(card: try CardReader.card(from: stamped, file: file, includeBody: true), previous: card, transaction: transaction)
+        }
+    }
+
     /// Moves a card to another column and/or another place in its column.
     ///
     /// A move that would leave the card where it is (the same column, and the same place among its neighbours)

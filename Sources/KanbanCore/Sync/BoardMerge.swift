@@ -45,6 +45,13 @@ package struct BoardMerge {
     /// then two sides that both hold it without the base are two copies of one card brought back (each side kept
     /// it over a delete), not two cards.
     package var wasOnBoardBefore: (String, Date) -> Bool = { _, _ in false }
+    /// The versions of a card a side held just before it deleted the card (one for each delete whose version no
+    /// later delete there supersedes), with their paths: what that side had made of the card, which a change made
+    /// after the delete keeps.
+    package var versionsBeforeDelete: (Side, String) -> [(path: String, bytes: [UInt8])] = { _, _ in [] }
+    /// When a side last changed a card without setting its `modified` (an edit made outside kanban, committed by
+    /// `kanban sync` or plain git): the time of the commit that made that change; nil when every change there set it.
+    package var unstampedChangeTime: (Side, String) -> Date? = { _, _ in nil }
 
     package init(configuration: GitConfiguration, deletionTime: @escaping (Side, String) -> Date?) {
         self.configuration = configuration
@@ -97,10 +104,10 @@ package struct BoardMerge {
                     // Deleted on one side (no card with the slug left there) and changed on the other: the delete rule.
                     if let b, let file = BoardPath(path)?.card, let kept = o ?? t, (o == nil) != (t == nil), kept != b,
                        (o == nil ? paths[1] : paths[2]).isEmpty {
-                        let changed = Version(path: path, bytes: kept, file: file)
-                        if let resolution = try keepOrDelete(slug, changed: changed, deletedBy: o == nil ? .ours : .theirs, into: &files) {
-                            resolutions.append(resolution)
-                        }
+                        let deleter: Side = o == nil ? .ours : .theirs
+                        let changed = stamped(Version(path: path, bytes: kept, file: file), side: deleter == .ours ? .theirs : .ours, slug: slug)
+                        resolutions += try keepOrDelete(slug, base: Version(path: path, bytes: b, file: file), changed: changed,
+                                                        deletedBy: deleter, columnOrder: columnOrder, into: &files)
                         continue
                     }
                     if let bytes = try mergeByPath(base: b, ours: o, theirs: t, columnOrder: columnOrder) {
@@ -114,8 +121,14 @@ package struct BoardMerge {
                 return Version(path: path, bytes: bytes, file: file)
             }
             let b = version(base, paths[0])
-            let o = version(ours, paths[1])
-            let t = version(theirs, paths[2])
+            var o = version(ours, paths[1])
+            var t = version(theirs, paths[2])
+            if b != nil, o != t, o != b, t != b {
+                // Both sides did something to a card they both had: a change made outside kanban counts from when it
+                // was committed, as if the editor had set `modified`.
+                o = o.map { stamped($0, side: .ours, slug: slug) }
+                t = t.map { stamped($0, side: .theirs, slug: slug) }
+            }
             switch (o, t) {
             case let (o?, t?) where o == t:
                 files[o.path] = o.bytes
@@ -140,9 +153,9 @@ package struct BoardMerge {
                 files[merged.version.path] = merged.version.bytes
                 resolutions += merged.resolutions
             case let (nil, t?):
-                if let resolution = try keepOrDelete(slug, changed: t, deletedBy: .ours, into: &files) { resolutions.append(resolution) }
+                resolutions += try keepOrDelete(slug, base: b, changed: t, deletedBy: .ours, columnOrder: columnOrder, into: &files)
             case let (o?, nil):
-                if let resolution = try keepOrDelete(slug, changed: o, deletedBy: .theirs, into: &files) { resolutions.append(resolution) }
+                resolutions += try keepOrDelete(slug, base: b, changed: o, deletedBy: .theirs, columnOrder: columnOrder, into: &files)
             case (nil, nil):
                 break  // deleted on both sides
             }
@@ -267,14 +280,45 @@ package struct BoardMerge {
 
     /// A card one side deleted and the other changed: kept when the change is later than the delete (times are whole
     /// seconds; a change in the delete's own second is not later), else deleted with it.
-    private func keepOrDelete(_ slug: String, changed: Version, deletedBy side: Side, into files: inout Files) throws(SyncError) -> CardResolution? {
-        let modified = (try? FrontmatterDocument(bytes: changed.bytes, dialect: .card))?.value(forKey: "modified")?.string
-            .flatMap(ISO8601.date(from:))
-        if let modified, let deleted = deletionTime(side, slug), modified > deleted.flooredToSeconds {
-            files[changed.path] = changed.bytes
-            return CardResolution(slug: slug, keptPath: changed.path, removedPaths: [], kind: .keptAfterDelete)
+    ///
+    /// A card kept this way is as if the delete had never been: what the deleting side had made of it before the
+    /// delete (a label, a body line) is merged in by the usual rules, so the result does not depend on whether that
+    /// change reached the other side before or after the delete did.
+    private func keepOrDelete(_ slug: String, base: Version?, changed: Version, deletedBy side: Side, columnOrder: [String],
+                              into files: inout Files) throws(SyncError) -> [CardResolution] {
+        guard let modified = Self.modifiedTime(changed.bytes), let deleted = deletionTime(side, slug),
+              modified > deleted.flooredToSeconds else {
+            return [CardResolution(slug: slug, keptPath: changed.path, removedPaths: [changed.path], kind: .deleted)]
         }
-        return CardResolution(slug: slug, keptPath: changed.path, removedPaths: [changed.path], kind: .deleted)
+        var kept = changed
+        var keepsText = false
+        if let base {
+            for before in versionsBeforeDelete(side, slug) where before.bytes != base.bytes && before.bytes != kept.bytes {
+                guard let file = BoardPath(before.path)?.card else { continue }
+                let merged = try mergeChanged(base: base, ours: kept, theirs: Version(path: before.path, bytes: before.bytes, file: file),
+                                              columnOrder: columnOrder)
+                kept = merged.version
+                keepsText = keepsText || merged.resolutions.contains { $0.kind == .keptText }
+            }
+        }
+        files[kept.path] = kept.bytes
+        return [CardResolution(slug: slug, keptPath: kept.path, removedPaths: [], kind: .keptAfterDelete)]
+            + (keepsText ? [CardResolution(slug: slug, keptPath: kept.path, removedPaths: [], kind: .keptText)] : [])
+    }
+
+    /// `version` with `modified` set to when `side` last changed the card without setting it, when that is later: a
+    /// change made in an editor and committed with plain git or `kanban sync` counts from its commit.
+    private func stamped(_ version: Version, side: Side, slug: String) -> Version {
+        guard let time = unstampedChangeTime(side, slug)?.flooredToSeconds,
+              Self.modifiedTime(version.bytes).map({ $0 < time }) ?? true,
+              var document = try? FrontmatterDocument(bytes: version.bytes, dialect: .card), document.hasFrontmatter else { return version }
+        document.setValue(.unquoted(ISO8601.string(from: time)), forKey: "modified")
+        return Version(path: version.path, bytes: document.bytes(), file: version.file)
+    }
+
+    /// A card file's `modified` time.
+    static func modifiedTime(_ bytes: [UInt8]) -> Date? {
+        (try? FrontmatterDocument(bytes: bytes, dialect: .card))?.value(forKey: "modified")?.string.flatMap(ISO8601.date(from:))
     }
 
     /// A path merged without looking for its card elsewhere (its slug is on several paths in some version).

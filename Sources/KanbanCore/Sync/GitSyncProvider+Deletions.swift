@@ -89,3 +89,63 @@ extension GitSyncProvider {
         return Date(timeIntervalSince1970: seconds)
     }
 }
+
+extension GitSyncProvider {
+    /// The versions of the card `slug` that the branch `tip` held just before a commit since `base` deleted it: for a
+    /// commit that removed it, its parent's version; for a merge that did, the version of each parent that had it.
+    /// A version a later delete on the branch superseded (its commit is an ancestor of another's), and one from before
+    /// `base`, are left out. Empty when git fails.
+    func versionsBeforeDelete(of slug: String, on tip: String, since base: String) -> [(path: String, bytes: [UInt8])] {
+        let pathspecs = Self.pathspecs(ofCard: slug)
+        // Merges too: a merge that kept one parent's delete removed the other parent's version.
+        guard let log = try? git.run(["log", "--full-history", "--format=%H %P", "\(base)..\(tip)", "--"] + pathspecs, readOnly: true),
+              log.succeeded else { return [] }
+        var removals: [(parent: String, path: String)] = []
+        for line in log.lines {
+            let hashes = line.split(separator: " ").map(String.init)
+            guard let commit = hashes.first else { continue }
+            for parent in hashes.dropFirst() {
+                guard let diff = try? git.run(["diff-tree", "-r", "--no-renames", "--relative", "--name-status", parent, commit, "--"] + pathspecs,
+                                              readOnly: true), diff.succeeded else { continue }
+                var removed: [String] = []
+                var added = false
+                for change in diff.lines {
+                    let fields = change.split(separator: "\t", maxSplits: 1)
+                    guard fields.count == 2 else { continue }
+                    if fields[0] == "D" { removed.append(String(fields[1])) } else if fields[0] == "A" { added = true }
+                }
+                // A delete and an add is a move, not a delete.
+                if !added { removals += removed.map { (parent, $0) } }
+            }
+        }
+        guard !removals.isEmpty else { return [] }
+        let parents = Set(removals.map(\.parent)).sorted()
+        guard let independent = try? git.run(["merge-base", "--independent", base] + parents, readOnly: true), independent.succeeded else { return [] }
+        let latest = Set(independent.lines).subtracting([base])
+        var versions: [(path: String, bytes: [UInt8])] = []
+        for removal in removals where latest.contains(removal.parent) {
+            guard let blob = try? git.run(["cat-file", "blob", "\(removal.parent):./\(removal.path)"], readOnly: true), blob.succeeded,
+                  !versions.contains(where: { $0.path == removal.path && $0.bytes == blob.output }) else { continue }
+            versions.append((removal.path, blob.output))
+        }
+        return versions
+    }
+
+    /// When the branch `tip` last changed the card `slug` since `base` without setting its `modified` (an edit made in
+    /// an editor and committed with plain git or `kanban sync`): the author time of the latest such commit. Nil when
+    /// every change set it, or git fails.
+    func unstampedChangeTime(of slug: String, on tip: String, since base: String) -> Date? {
+        let arguments = ["log", "--full-history", "--no-merges", "-M", "--relative", "-p", "--no-ext-diff", "--no-textconv", "--format=%x00%at", "\(base)..\(tip)", "--"]
+            + Self.pathspecs(ofCard: slug)
+        guard let output = try? git.run(arguments, readOnly: true), output.succeeded else { return nil }
+        var latest: Date?
+        for record in String(decoding: output.output, as: UTF8.self).split(separator: "\0") {
+            let lines = record.split(separator: "\n")
+            guard let first = lines.first, let seconds = TimeInterval(first), lines.count > 1 else { continue }
+            // The diff of a commit that set `modified` has the line among its changes (an added card has every line).
+            let stamped = lines.dropFirst().contains { $0.hasPrefix("+modified:") || $0.hasPrefix("-modified:") }
+            if !stamped { latest = max(latest ?? .distantPast, Date(timeIntervalSince1970: seconds)) }
+        }
+        return latest
+    }
+}

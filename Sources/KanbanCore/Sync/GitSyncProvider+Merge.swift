@@ -64,6 +64,8 @@ extension GitSyncProvider {
                 deletionTime(of: slug, on: side == .ours ? ours : theirs, since: base, isLocal: side == .ours)
             }
             merger.wasOnBoardBefore = { [self] slug, created in hadCard(slug, created: created, before: base) }
+            merger.versionsBeforeDelete = { [self] side, slug in versionsBeforeDelete(of: slug, on: side == .ours ? ours : theirs, since: base) }
+            merger.unstampedChangeTime = { [self] side, slug in unstampedChangeTime(of: slug, on: side == .ours ? ours : theirs, since: base) }
             let result = try merger.merge(base: files[0], ours: files[1], theirs: files[2], otherSlugs: allSlugs)
             resolutions = result.resolutions
             // board.md was read for its columns; it is merged like any contested file.

@@ -10,7 +10,7 @@ enum EditCommand: KanbanCommand {
             Runs $VISUAL, else $EDITOR, else vi, on the card's file. Afterwards the card is read back and any \
             problem is reported as path:line:column; your text is never thrown away. With --commit (or \
             KANBAN_COMMIT=1, or 'autocommit: true' in board.md) a card that changed and reads back cleanly is \
-            committed, as 'Edit "Title" (body)'.
+            committed, as 'Edit "Title" (body)'. A card that changed gets the time of the edit as its 'modified'.
             """,
         arguments: [.required("card", help: "A slug, a unique slug prefix or a path.")])
 
@@ -73,13 +73,15 @@ enum EditCommand: KanbanCommand {
         case .success:
             break
         }
-        let after: Card
+        var after: Card
         do {
             after = try store.card(cardPath, in: .all)
         } catch {
             return .unreadable(error)
         }
         guard (try? store.contents(atPath: cardPath)) != bytesBefore else { return .unchanged }
+        // Like every command that changes a card, the edit sets `modified`: the sync rules judge which change is later by it.
+        after = try store.markModified(cardPath).card ?? after
         guard commits else { return .changed(after, .notCommitted) }
         // A card that did not read before the edit has no previous version to compare with.
         let event = before.flatMap { CardEvent(BoardChange(card: after, previous: $0, writtenPaths: [cardPath])) }

@@ -16,7 +16,11 @@ import Testing
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.isEmpty)
-            #expect(try board.text(Self.card) == before + "\nEdited.")
+            // The editor's bytes, and the time of the edit as 'modified' (the sync rules judge the later change by it).
+            let after = try board.text(Self.card)
+            #expect(Self.withoutModified(after) == Self.withoutModified(before) + "\nEdited.")
+            #expect(Self.modified(after) != Self.modified(before))
+            #expect(Self.modified(after).map { abs($0.timeIntervalSinceNow) < 600 } == true, "\(after)")
             // The editor got the card's absolute path.
             let path = try String(contentsOfFile: board.root + "/edited-path", encoding: .utf8)
             #expect(path == board.absolute(Self.card))
@@ -62,8 +66,30 @@ import Testing
                 """)
             let result = try board.run(["edit", "cards/doing/unclosed.md"], environment: ["EDITOR": editor])
             #expect(result.status == 0, "\(result)")
-            #expect(try board.text("cards/doing/unclosed.md") == fixed)
+            let after = try board.text("cards/doing/unclosed.md")
+            #expect(Self.withoutModified(after) == fixed, "\(after)")
+            #expect(Self.modified(after) != nil, "the edit adds 'modified': \(after)")
         }
+    }
+
+    @Test func anEditThatChangesNothingLeavesModifiedAlone() throws {
+        try withTemporaryBoard(.sample) { board throws in
+            let before = try board.text(Self.card)
+            let editor = try board.script(named: "touch.sh", #"touch "$1""#)
+            let result = try board.run(["edit", "press-kit"], environment: ["EDITOR": editor])
+            #expect(result.status == 0, "\(result)")
+            #expect(try board.text(Self.card) == before)
+        }
+    }
+
+    /// `text` without its `modified:` line.
+    static func withoutModified(_ text: String) -> String {
+        text.replacing(/modified: [^\n]*\n/, with: "")
+    }
+
+    /// The time on the `modified:` line of `text`.
+    static func modified(_ text: String) -> Date? {
+        (text.firstMatch(of: /\nmodified: ([^\n]*)\n/)?.output.1).flatMap { try? Date(String($0), strategy: .iso8601) }
     }
 
     @Test func visualWinsOverEditor() throws {

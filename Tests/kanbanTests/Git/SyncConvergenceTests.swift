@@ -334,15 +334,16 @@ extension GitTests {
                 #expect(deleted.status == 0, "\(deleted)")
                 try require(["sync"], in: ben, workspace)
                 #expect(try cardFiles(in: ben) == [])
-                // Cleo edits it at 09:00:20, after the delete: kept, with her text.
+                // Cleo edits it at 09:00:20, after the delete: kept, with her text, and as if the delete had not been,
+                // with Ana's move, made before the delete, merged in (issue 19).
                 try workspace.write(card.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:20Z")
                                         .replacingOccurrences(of: "The plan.", with: "Cleo's plan."), to: cleo + "/cards/todo/task.md")
                 try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: cleo)
                 let synced = try workspace.kanban(["sync"], in: cleo)
                 #expect(synced.status == 0, "\(synced)")
                 #expect(synced.stdout.contains("task: deleted on one side but changed on the other after that; kept"), "\(synced)")
-                #expect(try cardFiles(in: cleo) == ["cards/todo/task.md"])
-                #expect(try workspace.read(cleo + "/cards/todo/task.md").contains("Cleo's plan."))
+                #expect(try cardFiles(in: cleo) == ["cards/done/task.md"])
+                #expect(try workspace.read(cleo + "/cards/done/task.md").contains("Cleo's plan."))
             }
         }
 
@@ -403,6 +404,98 @@ extension GitTests {
                 let card = try workspace.read(ana + "/cards/done/card-x.md")
                 #expect(card.contains("labels: [bug, ui]") || card.contains("labels: [ui, bug]"), "\(card)")
                 #expect(card.contains("Alpha only.") && card.contains("Bravo only."), "\(card)")
+            }
+        }
+
+        /// What Ana changed on the shared card before Ben deleted it (issue 19): a label or a body line.
+        enum EarlierChange: String, CaseIterable, Sendable {
+            case label, bodyLine
+        }
+
+        /// The orders in which Ana (changed the card), Ben (deleted it a moment later) and Cleo (moved it after the
+        /// delete) first sync; `benSawAna` is Ana syncing first and Ben pulling her change before he deletes.
+        static let syncOrders = ["ana ben cleo", "ana cleo ben", "ben ana cleo", "ben cleo ana", "cleo ana ben", "cleo ben ana", "benSawAna"]
+
+        @Test(arguments: EarlierChange.allCases, syncOrders)
+        func aCardKeptOverADeleteKeepsWhatTheDeletingSideHadMadeOfIt(change: EarlierChange, order: String) throws {
+            // Six clones, random syncs: a label or body line added before a delete vanished from a card a later
+            // change kept, or stayed, depending on who synced first. Whatever the order, the card keeps both.
+            try withGitWorkspace { workspace in
+                let (ana, ben, cleo) = try threeClones(workspace)
+                let card = try shareTask(from: ana, to: [ben, cleo], workspace)
+                let clones = ["ana": ana, "ben": ben, "cleo": cleo]
+                // Ana at 09:00:10: a label, or a line at the end of the body.
+                let anas = change == .label ? card.replacingOccurrences(of: "labels: []", with: "labels: [ui]")
+                    : card.replacingOccurrences(of: "The plan.", with: "The plan.\nAna's line.")
+                try workspace.write(anas.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:10Z"),
+                                    to: ana + "/cards/todo/task.md")
+                try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: ana)
+                if order == "benSawAna" {
+                    try workspace.git(["push", "--quiet"], in: ana)
+                    try workspace.git(["pull", "--quiet"], in: ben)
+                }
+                // Ben deletes it at 09:00:20.
+                try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: ben)
+                let deleted = try workspace.run(["commit", "--quiet", "-m", "Delete \"Task\"\n\nDeleted: task 2026-01-01T09:00:20Z"], in: ben)
+                #expect(deleted.status == 0, "\(deleted)")
+                // Cleo, who synced with neither, moves it to Done at 09:00:30: after the delete, so it stays.
+                try workspace.write(card.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:30Z")
+                                        .replacingOccurrences(of: "column: todo", with: "column: done"), to: cleo + "/cards/done/task.md")
+                try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: cleo)
+                try workspace.git(["add", "--all"], in: cleo)
+                try workspace.git(["commit", "--quiet", "-m", "Move \"Task\""], in: cleo)
+
+                let first = order == "benSawAna" ? ["ben", "cleo", "ana"] : order.split(separator: " ").map(String.init)
+                for name in first + first + first {
+                    let synced = try workspace.kanban(["sync"], in: clones[name]!)
+                    #expect(synced.status == 0, "\(name): \(synced)")
+                }
+                for clone in [ana, ben, cleo] {
+                    let files = try cardFiles(in: clone)
+                    #expect(files == ["cards/done/task.md"], "\(files)")
+                    guard files == ["cards/done/task.md"] else { continue }
+                    let text = try workspace.read(clone + "/cards/done/task.md")
+                    #expect(text.contains("column: done") && text.contains("modified: 2026-01-01T09:00:30Z"), "\(text)")
+                    #expect(change == .label ? text.contains("labels: [ui]") : text.contains("The plan.\nAna's line.\n"), "\(text)")
+                    #expect(!text.contains("kanban: conflict"), "\(text)")
+                }
+                #expect(try workspace.git(["rev-parse", "HEAD"], in: ana) == (try workspace.git(["rev-parse", "HEAD"], in: cleo)))
+            }
+        }
+
+        /// How Ben makes the later change to the card's title (issue 19).
+        enum LaterEdit: String, CaseIterable, Sendable {
+            /// `kanban edit` with an editor that rewrites the title.
+            case kanbanEdit
+            /// The file rewritten by another program, committed by `kanban sync`.
+            case handEditCommittedBySync
+            /// The file rewritten by another program, committed with `git commit`.
+            case handEditCommittedByGit
+        }
+
+        @Test(arguments: LaterEdit.allCases)
+        func anEditMadeOutsideKanbanSetWinsWhenItIsTheLaterChange(edit: LaterEdit) throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                _ = try shareTask(from: ana, to: [ben], workspace)
+                try require(["set", "task", "--title", "Title set by Ana"], in: ana, workspace)
+                Thread.sleep(forTimeInterval: 1.1)  // Ben's edit is a second later
+                let path = ben + "/cards/todo/task.md"
+                switch edit {
+                case .kanbanEdit:
+                    let editor = workspace.root + "/retitle.sh"
+                    try writeExecutableScript(editor, "#!/bin/sh\nsed -i 's/^title: .*/title: Title edited by Ben/' \"$1\"\n")
+                    try require(["edit", "task"], in: ben, workspace, environment: ["VISUAL": editor])
+                    #expect(!(try workspace.read(path)).contains("modified: 2026-01-01T09:00:00Z"), "kanban edit sets 'modified'")
+                case .handEditCommittedBySync, .handEditCommittedByGit:
+                    try workspace.write(try workspace.read(path).replacingOccurrences(of: "title: Task", with: "title: Title edited by Ben"), to: path)
+                    if edit == .handEditCommittedByGit { try workspace.git(["commit", "--quiet", "--all", "-m", "Retitle"], in: ben) }
+                }
+                for clone in [ben, ana, ben] { try require(["sync"], in: clone, workspace) }
+                for clone in [ana, ben] {
+                    let text = try workspace.read(clone + "/cards/todo/task.md")
+                    #expect(text.contains("title: Title edited by Ben\n"), "\(text)")
+                }
             }
         }
 
