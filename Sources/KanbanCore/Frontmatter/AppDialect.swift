@@ -112,6 +112,37 @@ enum AppDialect {
         }
     }
 
+    /// A card's labels marked to be written as they are between the brackets of `labels: [a, b]`, the only form the
+    /// app reads; nil when one of them would not read back so (it is empty, holds a comma or a control character, or
+    /// starts or ends with white space), and the list is to be written as YAML instead.
+    ///
+    /// The app reads no quotes in a label, so `2024`, `on` and `~` are written bare: quoted, they would be labels
+    /// with quotes in them, to the app and to kanban. No form of such a label reads the same to a YAML reader (it
+    /// takes `2024` for a number, `~` for null), and the app's reading wins.
+    ///
+    /// - Complexity: O(n) in the total length of the labels.
+    static func labelItems(_ items: [YAMLValue]) -> [YAMLValue]? {
+        var marked: [YAMLValue] = []
+        marked.reserveCapacity(items.count)
+        for item in items {
+            guard case .scalar(var scalar) = item, readsAsLabel(scalar.value) else { return nil }
+            scalar.writtenAs = scalar.value
+            marked.append(.scalar(scalar))
+        }
+        return marked
+    }
+
+    /// Whether the app reads `label`, written as it is as one item of `labels: [a, b]`, back as `label`.
+    static func readsAsLabel(_ label: String) -> Bool {
+        let scalars = label.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last,
+              !first.properties.isWhitespace, !last.properties.isWhitespace else { return false }
+        return !scalars.contains { scalar in
+            scalar == "," || scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
+                || scalar.value == 0x2028 || scalar.value == 0x2029
+        }
+    }
+
     /// Whether the app reads `value`, written plain under `rule`, as `value`.
     static func readsPlain(_ value: String, rule: Rule) -> Bool {
         guard !value.isEmpty, trimmed(value[...]) == value, !value.contains("\n") else { return false }
