@@ -27,6 +27,8 @@ public struct Diagnostic: Sendable, Hashable {
         case duplicatePosition = "duplicate-position"
         /// A card label that `board.md` does not declare.
         case undeclaredLabel = "undeclared-label"
+        /// A card label written in quotes (`["2024"]`), which SimpleKanban reads as part of the id.
+        case quotedLabel = "quoted-label"
         /// Git conflict markers left in a card.
         case conflictMarkers = "conflict-markers"
         /// A `position` longer than the ordering scheme keeps keys.

@@ -132,6 +132,38 @@ enum AppDialect {
         return marked
     }
 
+    /// The label id a label read with quotes around it stands for: `"2024"`, `'on'`, and the `"\"2024\""` and deeper
+    /// nestings that earlier versions of kanban wrote by quoting such a label once more on every edit, all stand for
+    /// `2024`. Nil when `label` is not in quotes, or when what is inside them is no valid label id.
+    static func unquotedLabel(_ label: String) -> String? {
+        var text = label
+        while text.count >= 2, let quote = text.first, quote == "\"" || quote == "'", text.last == quote {
+            let inside = text.dropFirst().dropLast()
+            text = quote == "'" ? inside.replacingOccurrences(of: "''", with: "'") : unescapedDoubleQuoted(inside)
+        }
+        return text != label && Label.isValidID(text) ? text : nil
+    }
+
+    /// The text of a double-quoted YAML scalar whose inside is `inside`, for the two escapes a label can need:
+    /// `\"` and `\\`. Other escapes are kept as they are.
+    private static func unescapedDoubleQuoted(_ inside: Substring) -> String {
+        var text = ""
+        var isEscaped = false
+        for character in inside {
+            if isEscaped {
+                if character != "\"" && character != "\\" { text.append("\\") }
+                text.append(character)
+                isEscaped = false
+            } else if character == "\\" {
+                isEscaped = true
+            } else {
+                text.append(character)
+            }
+        }
+        if isEscaped { text.append("\\") }
+        return text
+    }
+
     /// Whether the app reads `label`, written as it is as one item of `labels: [a, b]`, back as `label`.
     static func readsAsLabel(_ label: String) -> Bool {
         let scalars = label.unicodeScalars
@@ -235,10 +267,17 @@ enum AppDialect {
         return message
     }
 
-    private static func describe(_ value: YAMLValue) -> String {
+    /// `value` for a message: text in quotes, and in a list a YAML reader read (`asYAML`), a plain null as `null`, so
+    /// that the app's `['~']` and YAML's `[null]` read as the two things they are.
+    private static func describe(_ value: YAMLValue, asYAML: Bool = false) -> String {
         switch value {
         case .scalar(let scalar): return "'\(scalar.value)'"
-        case .list(let items): return "[" + items.map { $0.string ?? "?" }.joined(separator: ", ") + "]"
+        case .list(let items):
+            return "[" + items.map { item in
+                guard case .scalar(let scalar) = item else { return "?" }
+                let isNull = asYAML && scalar.style == .plain && YAMLScalarWriter.typeName(scalar.value) == "null"
+                return isNull ? "null" : "'\(scalar.value)'"
+            }.joined(separator: ", ") + "]"
         case .map: return "a map"
         }
     }
@@ -262,7 +301,7 @@ enum AppDialect {
                 return scalar.value
             }
             if texts == appItems.map(\.string) { return nil }
-            return describe(yaml)
+            return describe(yaml, asYAML: true)
         case (.list, _):
             return "a list"
         case (.map, _):

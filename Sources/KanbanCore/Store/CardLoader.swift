@@ -64,8 +64,13 @@ enum CardLoader {
             if let labels {
                 for label in card.labels where !labels.contains(label) {
                     let place = document.location(ofKey: "labels")
-                    diagnostics.append(Diagnostic(.warning, .undeclaredLabel, at: SourceLocation(path: file.path, line: place?.line, column: place?.column),
-                                                  "label '\(label)' is not declared in board.md"))
+                    let location = SourceLocation(path: file.path, line: place?.line, column: place?.column)
+                    if let id = AppDialect.unquotedLabel(label) {
+                        diagnostics.append(Diagnostic(.warning, .quotedLabel, at: location,
+                                                      "label '\(label)' is written in quotes, which SimpleKanban and kanban read as part of the id; 'kanban doctor --fix' writes it as \(id)"))
+                    } else {
+                        diagnostics.append(Diagnostic(.warning, .undeclaredLabel, at: location, "label '\(label)' is not declared in board.md"))
+                    }
                 }
             }
             if card.hasFrontmatter && document.value(forKey: "title") == nil {

@@ -57,6 +57,12 @@ import Testing
         #expect(warning.message.contains("labels only written [a, b]"))
     }
 
+    @Test func aLabelYAMLReadsAsNullIsReportedAsNull() throws {
+        let found = try findings(.readsDifferently, adding: [("cards/todo/a.md", card("A", extra: "labels: [~, bug]\n"))])
+        let warning = try #require(found.first)
+        #expect(warning.message.contains("reads as ['~', 'bug'] in SimpleKanban and kanban, but as [null, 'bug'] in YAML"), "\(warning.message)")
+    }
+
     @Test func aValueOverSeveralLinesIsReported() throws {
         let text = "---\ntitle: A long\n  title\ncolumn: todo\nposition: n\n---\n"
         let warning = try #require(try findings(.readsDifferently, adding: [("cards/todo/a.md", text)]).first)
