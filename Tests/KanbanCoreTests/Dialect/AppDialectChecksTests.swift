@@ -115,6 +115,14 @@ import Testing
         #expect(found.map(\.severity) == [.warning])
     }
 
+    @Test func columnIDsDifferingOnlyInCaseAreAnError() throws {
+        let text = "---\ntitle: B\ncolumns:\n  - id: todo\n    name: To Do\n  - id: UPPER\n    name: Upper\n  - id: upper\n    name: Lower\n---\n"
+        let found = try findings(.columnCaseCollision, adding: [], board: text)
+        #expect(found.map(\.severity) == [.error])
+        #expect(found.first?.location == SourceLocation(path: "board.md", line: 8, column: 9))
+        #expect(found.first?.message.contains("'upper' differs from 'UPPER' only in case") == true, "\(found.map(\.description))")
+    }
+
     @Test func slugsDifferingOnlyInNormalisationAreOneSlug() throws {
         // Swift strings compare canonically: `café` (NFC) and `café` (NFD) are the same slug, reported as a duplicate.
         let found = try findings(.duplicateSlug, adding: [
