@@ -222,6 +222,26 @@ extension BoardStore {
             assemble: { card, match in SearchHit(card: card, match: match) })
         let (hits, diagnostics, _, _) = try load(board: board, scope: scope, columns: nil, scan: scan, root: root)
         if let error = query.budgetError { throw error }
+        try requireLabels(of: query, in: board, scope: scope, hits: hits)
         return (hits, diagnostics)
+    }
+
+    /// Checks the `label:` terms of `query`, as `kanban list --label` checks its labels: each must name a label
+    /// `board.md` declares or a card in `scope` carries (compared as the search compares, ignoring case and accents).
+    /// A positive term that matched is carried by a card; only the others make the store read the cards' labels.
+    /// - Throws: ``KanbanError/Code/labelNotFound`` for the first that names none, with the declared ids as candidates.
+    private func requireLabels(of query: CardQuery, in board: Board, scope: CardScope, hits: [SearchHit]) throws(KanbanError) {
+        let declared = Set(board.labels.map { FoldedText($0.id).bytes })
+        let unknown = query.terms.filter { term in
+            term.field == .label && !declared.contains(term.folded) && (term.isNegated || hits.isEmpty)
+        }
+        guard !unknown.isEmpty else { return }
+        var carried: Set<[UInt8]> = []
+        for card in try load(scope).cards {
+            for label in card.labels { carried.insert(FoldedText(label).bytes) }
+        }
+        if let term = unknown.first(where: { !carried.contains($0.folded) }) {
+            throw board.labelNotFound(term.text)
+        }
     }
 }
