@@ -232,7 +232,9 @@ enum AppDialect {
         guard read != nil else { return !written.isEmpty }
         var text = written[...]
         if case .list = read, text.hasPrefix("["), text.hasSuffix("]") { text = text.dropFirst().dropLast() }
-        if ["~", "null", "Null", "NULL"].contains(text) { return true }
+        let nulls: Set<String> = ["~", "null", "Null", "NULL"]
+        if nulls.contains(String(text)) { return true }
+        if case .list(let items) = read, items.contains(where: { nulls.contains($0.string ?? "") }) { return true }
         if let first = text.unicodeScalars.first, first == "-" || first.value >= 0x80 && first.properties.isWhitespace { return true }
         if let last = text.unicodeScalars.last, last.value >= 0x80 && last.properties.isWhitespace { return true }
         let special = Set(#""'#:[]{}\&*!|>%@`?~"#.utf8)
@@ -297,7 +299,7 @@ enum AppDialect {
             return "'\(scalar.value)'"
         case (.list(let items), .list(let appItems)):
             let texts = items.map { item -> String? in
-                guard case .scalar(let scalar) = item, !(scalar.style == .plain && scalar.value == "~") else { return nil }
+                guard case .scalar(let scalar) = item, !(scalar.style == .plain && YAMLScalarWriter.typeName(scalar.value) == "null") else { return nil }
                 return scalar.value
             }
             if texts == appItems.map(\.string) { return nil }

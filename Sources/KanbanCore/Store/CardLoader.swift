@@ -117,9 +117,11 @@ enum CardLoader {
         if card.position == nil && !card.isArchived { return false }
         if let field = card.columnField, let directory = file.directoryColumn, field != directory { return false }
         if let position = card.position, OrderKey.isOverLong(position) { return false }
-        // `title: ~` is the text `~` to SimpleKanban and null to YAML: a warning the full reader gives.
+        // `title: ~` and `labels: [null]` are the text `~` and the label `null` to SimpleKanban, and null to YAML: a
+        // warning the full reader gives.
         let nulls: Set<String> = ["~", "null", "Null", "NULL"]
-        if nulls.contains(card.title) || card.columnField.map(nulls.contains) == true || card.position.map(nulls.contains) == true {
+        if nulls.contains(card.title) || card.columnField.map(nulls.contains) == true || card.position.map(nulls.contains) == true
+            || card.labels.contains(where: nulls.contains) {
             return false
         }
         return true

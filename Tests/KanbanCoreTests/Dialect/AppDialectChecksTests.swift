@@ -63,6 +63,13 @@ import Testing
         #expect(warning.message.contains("reads as ['~', 'bug'] in SimpleKanban and kanban, but as [null, 'bug'] in YAML"), "\(warning.message)")
     }
 
+    @Test(arguments: ["[null, bug]", "[bug, NULL]", "[~]"])
+    func aLabelYAMLReadsAsNullIsReportedHoweverPlainTheCard(labels: String) throws {
+        // `[null, bug]` is what the fast reader reads; it leaves the check to the full reader, as for `title: null`.
+        let text = "---\ntitle: A\ncolumn: todo\nposition: n\ncreated: 2026-01-05T10:00:00Z\nmodified: 2026-01-05T10:00:00Z\nlabels: \(labels)\n---\n\nBody"
+        #expect(try findings(.readsDifferently, adding: [("cards/todo/a.md", text)]).map(\.location.line) == [7])
+    }
+
     @Test func aValueOverSeveralLinesIsReported() throws {
         let text = "---\ntitle: A long\n  title\ncolumn: todo\nposition: n\n---\n"
         let warning = try #require(try findings(.readsDifferently, adding: [("cards/todo/a.md", text)]).first)
