@@ -211,6 +211,9 @@ extension BoardStore {
     /// Runs on every core and reads only what it must: a file whose bytes show it cannot match (it lacks a word
     /// the query needs) is not parsed, so a file that cannot be parsed is reported only when it might match.
     /// The cards of the hits carry no body; ``body(of:)`` reads it.
+    /// - Throws: ``KanbanError/Code/labelNotFound`` for a `label:` term (negated or not) that names no label the board
+    ///   declares or a card carries, as `kanban list --label` refuses one; ``KanbanError/Code/patternTooExpensive``
+    ///   for a regular expression that ran out of budget.
     public func search(_ query: CardQuery, in scope: CardScope = .active) throws(KanbanError) -> (hits: [SearchHit], diagnostics: [Diagnostic]) {
         let root = try openRoot()
         settleIfUnlocked(root)
