@@ -48,7 +48,22 @@ package struct BoardMerge {
     /// The versions of a card a side held just before it deleted the card (one for each delete whose version no
     /// later delete there supersedes), with their paths: what that side had made of the card, which a change made
     /// after the delete keeps.
-    package var versionsBeforeDelete: (Side, String) -> [(path: String, bytes: [UInt8])] = { _, _ in [] }
+    package var versionsBeforeDelete: (Side, String) -> [VersionBeforeDelete] = { _, _ in [] }
+
+    /// A version of a card the deleting side held before its delete, with the card as it was where that version's
+    /// history and the other side's last met: what to merge it against, so that nothing the other side did since
+    /// is undone (nil: the card was not there; the merge base's version is used).
+    package struct VersionBeforeDelete: Sendable {
+        package var path: String
+        package var bytes: [UInt8]
+        package var base: [UInt8]?
+
+        package init(path: String, bytes: [UInt8], base: [UInt8]?) {
+            self.path = path
+            self.bytes = bytes
+            self.base = base
+        }
+    }
     /// When a side last changed a card without setting its `modified` (an edit made outside kanban, committed by
     /// `kanban sync` or plain git): the time of the commit that made that change; nil when every change there set it.
     package var unstampedChangeTime: (Side, String) -> Date? = { _, _ in nil }
@@ -293,9 +308,10 @@ package struct BoardMerge {
         var kept = changed
         var keepsText = false
         if let base {
-            for before in versionsBeforeDelete(side, slug) where before.bytes != base.bytes && before.bytes != kept.bytes {
+            for before in versionsBeforeDelete(side, slug) where before.bytes != (before.base ?? base.bytes) && before.bytes != kept.bytes {
                 guard let file = BoardPath(before.path)?.card else { continue }
-                let merged = try mergeChanged(base: base, ours: kept, theirs: Version(path: before.path, bytes: before.bytes, file: file),
+                let meeting = before.base.map { Version(path: base.path, bytes: $0, file: base.file) } ?? base
+                let merged = try mergeChanged(base: meeting, ours: kept, theirs: Version(path: before.path, bytes: before.bytes, file: file),
                                               columnOrder: columnOrder)
                 kept = merged.version
                 keepsText = keepsText || merged.resolutions.contains { $0.kind == .keptText }

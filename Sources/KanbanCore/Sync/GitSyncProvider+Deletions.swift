@@ -93,9 +93,12 @@ extension GitSyncProvider {
 extension GitSyncProvider {
     /// The versions of the card `slug` that the branch `tip` held just before a commit since `base` deleted it: for a
     /// commit that removed it, its parent's version; for a merge that did, the version of each parent that had it.
-    /// A version a later delete on the branch superseded (its commit is an ancestor of another's), and one from before
-    /// `base`, are left out. Empty when git fails.
-    func versionsBeforeDelete(of slug: String, on tip: String, since base: String) -> [(path: String, bytes: [UInt8])] {
+    /// Each comes with the card as it was where its history and `other`'s last met (the base to merge it against),
+    /// nil when the card was not there. A version `other` already has in its history, one a later delete on the
+    /// branch superseded (its commit is an ancestor of another's), and one from before `base` are left out. Empty
+    /// when git fails.
+    func versionsBeforeDelete(of slug: String, on tip: String, since base: String,
+                              mergingInto other: String) -> [BoardMerge.VersionBeforeDelete] {
         let pathspecs = Self.pathspecs(ofCard: slug)
         // Merges too: a merge that kept one parent's delete removed the other parent's version.
         guard let log = try? git.run(["log", "--full-history", "--format=%H %P", "\(base)..\(tip)", "--"] + pathspecs, readOnly: true),
@@ -122,13 +125,29 @@ extension GitSyncProvider {
         let parents = Set(removals.map(\.parent)).sorted()
         guard let independent = try? git.run(["merge-base", "--independent", base] + parents, readOnly: true), independent.succeeded else { return [] }
         let latest = Set(independent.lines).subtracting([base])
-        var versions: [(path: String, bytes: [UInt8])] = []
+        var versions: [BoardMerge.VersionBeforeDelete] = []
         for removal in removals where latest.contains(removal.parent) {
+            // What the other side already has is merged there already (and maybe changed since, which must stand).
+            if let ancestor = try? git.run(["merge-base", "--is-ancestor", removal.parent, other], readOnly: true), ancestor.status == 0 { continue }
             guard let blob = try? git.run(["cat-file", "blob", "\(removal.parent):./\(removal.path)"], readOnly: true), blob.succeeded,
                   !versions.contains(where: { $0.path == removal.path && $0.bytes == blob.output }) else { continue }
-            versions.append((removal.path, blob.output))
+            var baseBytes: [UInt8]?
+            if let meeting = try? git.run(["merge-base", removal.parent, other], readOnly: true), meeting.succeeded,
+               let commit = meeting.lines.first, !commit.isEmpty {
+                baseBytes = cardBytes(slug, at: commit)
+            }
+            versions.append(BoardMerge.VersionBeforeDelete(path: removal.path, bytes: blob.output, base: baseBytes))
         }
         return versions
+    }
+
+    /// The card `slug` in `commit` (the first of its files, in any column or the archive); nil when it has none.
+    private func cardBytes(_ slug: String, at commit: String) -> [UInt8]? {
+        guard let listing = try? git.run(["ls-tree", "-r", "-z", "--name-only", commit, "--", "cards", "archive"], readOnly: true),
+              listing.succeeded,
+              let path = listing.records.sorted().first(where: { BoardPath($0)?.card?.slug == slug }),
+              let blob = try? git.run(["cat-file", "blob", "\(commit):./\(path)"], readOnly: true), blob.succeeded else { return nil }
+        return blob.output
     }
 
     /// When the branch `tip` last changed the card `slug` since `base` without setting its `modified` (an edit made in
@@ -149,23 +168,24 @@ extension GitSyncProvider {
         return latest
     }
 
-    /// Whether a commit's patch of one card (`git log -p -M` lines) changed it without changing `modified`: a rename
-    /// (a move by hand), or content lines other than `position` (which kanban re-keys alone) and `modified`.
+    /// Whether a commit's patch of one card (`git log -p -M` lines) changed what it says without changing `modified`:
+    /// its title, labels, body or other fields. A move (the file renamed, `column` and `position`) is not counted:
+    /// kanban moves a card without a new `modified` when it does so in the second of its last change, and re-keys
+    /// neighbours' positions alone; a move made by hand counts from the card's `modified`.
     static func isUnstampedChange<Lines: Sequence>(_ lines: Lines) -> Bool where Lines.Element == Substring {
         var isInHunk = false
-        var isRenamed = false
         var changesContent = false
         for line in lines {
             if line.hasPrefix("diff --git ") {
                 isInHunk = false
             } else if !isInHunk {
-                if line.hasPrefix("@@") { isInHunk = true } else if line.hasPrefix("rename from ") { isRenamed = true }
+                if line.hasPrefix("@@") { isInHunk = true }
             } else if let sign = line.first, sign == "+" || sign == "-" {
                 let content = line.dropFirst().drop { $0 == " " || $0 == "\t" }
                 if content.hasPrefix("modified:") { return false }
-                if !content.hasPrefix("position:") { changesContent = true }
+                if !content.hasPrefix("position:") && !content.hasPrefix("column:") { changesContent = true }
             }
         }
-        return changesContent || isRenamed
+        return changesContent
     }
 }

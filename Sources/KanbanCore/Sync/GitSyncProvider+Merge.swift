@@ -64,7 +64,9 @@ extension GitSyncProvider {
                 deletionTime(of: slug, on: side == .ours ? ours : theirs, since: base, isLocal: side == .ours)
             }
             merger.wasOnBoardBefore = { [self] slug, created in hadCard(slug, created: created, before: base) }
-            merger.versionsBeforeDelete = { [self] side, slug in versionsBeforeDelete(of: slug, on: side == .ours ? ours : theirs, since: base) }
+            merger.versionsBeforeDelete = { [self] side, slug in
+                versionsBeforeDelete(of: slug, on: side == .ours ? ours : theirs, since: base, mergingInto: side == .ours ? theirs : ours)
+            }
             merger.unstampedChangeTime = { [self] side, slug in unstampedChangeTime(of: slug, on: side == .ours ? ours : theirs, since: base) }
             let result = try merger.merge(base: files[0], ours: files[1], theirs: files[2], otherSlugs: allSlugs)
             resolutions = result.resolutions

@@ -32,7 +32,10 @@ import Testing
         #expect(!isUnstamped("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -3 +3 @@\n-position: n\n+position: p\n"))
     }
 
-    @Test func aMoveByHandIsUnstamped() {
-        #expect(isUnstamped("diff --git a/cards/todo/x.md b/cards/done/x.md\nsimilarity index 100%\nrename from cards/todo/x.md\nrename to cards/done/x.md\n"))
+    /// kanban archives or moves a card in the second of its last change without a new `modified`: a rename, and a
+    /// `column` and `position` line, say nothing about who made them.
+    @Test func aMoveIsNotCountedAsAChangeMadeOutsideKanban() {
+        #expect(!isUnstamped("diff --git a/cards/todo/x.md b/archive/2026-01-01-x.md\nsimilarity index 100%\nrename from cards/todo/x.md\nrename to archive/2026-01-01-x.md\n"))
+        #expect(!isUnstamped("diff --git a/cards/todo/x.md b/cards/done/x.md\nrename from cards/todo/x.md\n@@ -2,2 +2,2 @@\n-column: todo\n+column: done\n-position: n\n+position: a\n"))
     }
 }

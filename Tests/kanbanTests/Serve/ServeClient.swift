@@ -98,11 +98,17 @@ final class ServeConnection {
         }
     }
 
-    /// Reads event-stream text until `condition` holds for everything read so far (20 s at most).
+    /// Reads event-stream text until `condition` holds for everything read so far (20 s at most in all: the
+    /// server's keep-alive comments do not extend it).
     func readStream(until condition: (String) -> Bool) -> String {
+        let deadline = Date().addingTimeInterval(20)
         var text = String(decoding: buffer, as: UTF8.self)
-        while !condition(text) {
-            guard fill() else { break }
+        while !condition(text) && Date() < deadline {
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 200) >= 0 else { break }
+            if entry.revents != 0 {
+                guard fill() else { break }
+            }
             text = String(decoding: buffer, as: UTF8.self)
         }
         return text
