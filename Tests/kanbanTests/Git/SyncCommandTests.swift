@@ -247,6 +247,41 @@ extension GitTests {
             }
         }
 
+        /// Untracked files where the incoming commits add files stop the pull; `git stash` would not move them, so the
+        /// advice names them and gives commands that do, with or without a local commit to merge.
+        @Test(arguments: [false, true]) func namesUntrackedFilesInTheWayAndAdvisesWhatWorks(withLocalCommit: Bool) throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                try workspace.write("ana's notes\n", to: ana + "/notes/plan it.txt")
+                try workspace.git(["add", "notes"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "Notes"], in: ana)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                try workspace.write("ben's own notes\n", to: ben + "/notes/plan it.txt")
+                if withLocalCommit {
+                    #expect(try workspace.kanban(["add", "Mine", "--commit"], in: ben).status == 0)
+                }
+                let stopped = try workspace.kanban(["sync"], in: ben)
+                #expect(stopped.status == 1, "\(stopped)")
+                #expect(stopped.stderr.contains("error: an untracked file is in the way of files the incoming commits add: notes/plan it.txt; nothing was changed"),
+                        "\(stopped)")
+                #expect(!stopped.stderr.contains("git stash"), "\(stopped)")
+                let advice = stopped.stderr.lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("mv ") }
+                #expect(advice == ["mv -n '\(ben)/notes/plan it.txt' '\(ben)/notes/plan it.txt.mine'"], "\(stopped)")
+                #expect(try workspace.read(ben + "/notes/plan it.txt") == "ben's own notes\n")
+
+                let shell = Process()
+                shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+                shell.arguments = ["-c", advice.joined(separator: "\n")]
+                try shell.run()
+                shell.waitUntilExit()
+                #expect(shell.terminationStatus == 0)
+                let synced = try workspace.kanban(["sync"], in: ben)
+                #expect(synced.status == 0, "\(synced)")
+                #expect(try workspace.read(ben + "/notes/plan it.txt") == "ana's notes\n")
+                #expect(try workspace.read(ben + "/notes/plan it.txt.mine") == "ben's own notes\n")
+            }
+        }
+
         @Test func leavesUnrelatedWorkOutsideTheBoardAlone() throws {
             try withGitWorkspace { workspace in
                 let remote = try workspace.makeRemote()
