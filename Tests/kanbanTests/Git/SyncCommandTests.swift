@@ -282,6 +282,86 @@ extension GitTests {
             }
         }
 
+        /// A plain `git pull` (no merge driver) stopped on a card both changed: `status` says what `sync` does, and
+        /// `sync` merges the card by the rules and finishes the merge.
+        @Test func finishesAPlainGitMergeThatStoppedOnACard() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard()
+                #expect(try workspace.kanban(["add", "Shared card", "--commit"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ben).status == 0)
+                #expect(try workspace.kanban(["set", "shared-card", "--body", "ana's text", "--commit"], in: ana).status == 0)
+                #expect(try workspace.kanban(["add", "From Ana", "--commit"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.kanban(["set", "shared-card", "--body", "ben's text", "--commit"], in: ben).status == 0)
+                #expect(try workspace.run(["pull", "--no-rebase", "--quiet"], in: ben).status != 0)
+                #expect(workspace.exists(ben + "/.git/MERGE_HEAD"))
+
+                let status = try workspace.kanban(["status"], in: ben)
+                #expect(status.status == 0, "\(status)")
+                #expect(status.stdout.contains("A git merge is in progress: 'kanban sync' merges the cards git stopped on, card by card, and finishes the merge (or give it up with 'git merge --abort')."),
+                        "\(status)")
+                #expect(status.stdout.lines.contains("Cards git could not merge:"), "\(status)")
+                #expect(!status.stdout.contains("Uncommitted board changes:"), "\(status)")
+                #expect(!status.stdout.contains("Commit them with"), "\(status)")
+                let lines = status.stdout.lines
+                for (index, line) in lines.enumerated() where line.hasSuffix(":") && !line.hasPrefix(" ") {
+                    #expect(index + 1 < lines.count && lines[index + 1].hasPrefix("  "), "an empty heading: \(line)\n\(status)")
+                }
+
+                let synced = try workspace.kanban(["sync"], in: ben)
+                #expect(synced.status == 0, "\(synced)")
+                #expect(synced.stdout.lines.first == "finished the git merge that stopped on 1 card, merging card by card", "\(synced)")
+                #expect(synced.stderr.contains("warning: shared-card: both sides changed the same lines"), "\(synced)")
+                #expect(!workspace.exists(ben + "/.git/MERGE_HEAD"))
+                #expect(try workspace.git(["status", "--porcelain"], in: ben) == "")
+                let card = try workspace.read(ben + "/cards/todo/shared-card.md")
+                #expect(card.contains("ben's text") && card.contains("ana's text") && !card.contains("<<<<<<<"), "\(card)")
+                #expect(workspace.exists(ben + "/cards/todo/from-ana.md"))
+                #expect(try workspace.git(["rev-list", "--count", "--merges", "HEAD"], in: ben) == "1")
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.read(ana + "/cards/todo/shared-card.md") == card)
+            }
+        }
+
+        /// When git also stopped on files outside the board, `status` and `sync` say to resolve those; then `sync`
+        /// finishes the merge.
+        @Test func saysWhatToDoWhenAPlainGitMergeStoppedOutsideTheBoardToo() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard()
+                #expect(try workspace.kanban(["add", "Shared card", "--commit"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ben).status == 0)
+                for (clone, name) in [(ana, "ana"), (ben, "ben")] {
+                    try workspace.write("\(name)'s plan\n", to: clone + "/plan.txt")
+                    try workspace.git(["add", "plan.txt"], in: clone)
+                    try workspace.git(["commit", "--quiet", "-m", "Plan"], in: clone)
+                    #expect(try workspace.kanban(["set", "shared-card", "--body", "\(name)'s text", "--commit"], in: clone).status == 0)
+                }
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.run(["pull", "--no-rebase", "--quiet"], in: ben).status != 0)
+
+                let status = try workspace.kanban(["status"], in: ben)
+                #expect(status.stdout.contains("A git merge is in progress: resolve the files outside the board and 'git add' them; then 'kanban sync' merges the cards card by card and finishes the merge"),
+                        "\(status)")
+                #expect(status.stdout.contains("Unresolved conflicts outside the board (relative to the repository):\n  plan.txt\n"), "\(status)")
+                let stopped = try workspace.kanban(["sync"], in: ben)
+                #expect(stopped.status == 1, "\(stopped)")
+                #expect(stopped.stderr.contains("error: a git merge stopped on conflicts in files outside the board: plan.txt"), "\(stopped)")
+                #expect(stopped.stderr.contains("resolve them and 'git add' them, then run 'kanban sync' again"), "\(stopped)")
+                #expect(workspace.exists(ben + "/.git/MERGE_HEAD"))
+
+                try workspace.write("both plans\n", to: ben + "/plan.txt")
+                try workspace.git(["add", "plan.txt"], in: ben)
+                let synced = try workspace.kanban(["sync"], in: ben)
+                #expect(synced.status == 0, "\(synced)")
+                #expect(!workspace.exists(ben + "/.git/MERGE_HEAD"))
+                #expect(try workspace.git(["show", "HEAD:plan.txt"], in: ben) == "both plans")
+                let card = try workspace.read(ben + "/cards/todo/shared-card.md")
+                #expect(card.contains("ben's text") && card.contains("ana's text") && !card.contains("<<<<<<<"), "\(card)")
+            }
+        }
+
         @Test func leavesUnrelatedWorkOutsideTheBoardAlone() throws {
             try withGitWorkspace { workspace in
                 let remote = try workspace.makeRemote()
