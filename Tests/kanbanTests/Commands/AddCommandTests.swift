@@ -334,4 +334,14 @@ import Testing
             #expect(try board.showJSON("edit-me").body == TemporaryBoard.simpleTemplate + "\nAdded by the editor.")
         }
     }
+
+    @Test func editSaysWhenTheEditorDeletedTheNewCard() throws {
+        try withTemporaryBoard(.simple) { board throws in
+            let editor = try board.script(named: "remove.sh", #"rm "$1""#)
+            let result = try board.run(["add", "Edit me", "--edit"], environment: ["EDITOR": editor])
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr == "error: the editor deleted 'cards/todo/edit-me.md'; the card is gone\n", "\(result)")
+            #expect(try board.entries("cards/todo").isEmpty)
+        }
+    }
 }
