@@ -219,7 +219,7 @@ extension TUIState {
         var note: String?
         if filter.matches != nil, let filtered = filteredCards {
             let count = filtered.reduce(0) { $0 + $1.count }
-            note = "\(count) of \(board.cardCount) cards match"
+            note = "\(count) of \(board.cardCount) \(board.cardCount == 1 ? "card" : "cards") \(count == 1 ? "matches" : "match")"
         }
         if let problem = filter.problem { note = (note.map { $0 + "; " } ?? "") + problem }
         return note
