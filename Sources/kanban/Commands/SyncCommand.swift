@@ -85,6 +85,8 @@ enum SyncCommand: KanbanCommand {
         } catch {
             var failure = error
             if let committed {
+                // The sync's own commit was a change: what stopped it left everything else as it was.
+                failure.message = failure.message.replacingOccurrences(of: "; nothing was changed", with: "; nothing was pulled or pushed")
                 let note = "Your board changes are committed locally (\(committed.shortCommit)); 'kanban sync' picks up from there."
                 failure.hint = failure.hint.map { $0 + "\n" + note } ?? note
             }
@@ -102,7 +104,7 @@ enum SyncCommand: KanbanCommand {
         case .fastForward:
             context.say("pulled \(commits(pull.incoming)) from \(upstream)")
         case .merged:
-            context.say("pulled \(commits(pull.incoming)) from \(upstream) and merged them with your \(pull.replayed == 1 ? "commit" : commits(pull.replayed))")
+            context.say("pulled \(commits(pull.incoming)) from \(upstream) and merged \(pull.incoming == 1 ? "it" : "them") with your \(pull.replayed == 1 ? "commit" : commits(pull.replayed))")
         }
         report(pull.resolutions, context: context)
         if let commit = pull.resolutionCommit { context.noteCommit(commit) }

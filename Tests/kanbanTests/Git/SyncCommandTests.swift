@@ -171,7 +171,9 @@ extension GitTests {
                 ])
                 #expect(clock.now - start < .seconds(20))
                 #expect(result.status == 1)
-                #expect(result.stderr.contains("error: the remote 'origin' did not answer within 2 s; nothing was changed"))
+                // Issue 20 #11: the sync's own commit was a change, so not "nothing was changed".
+                #expect(result.stderr.contains("error: the remote 'origin' did not answer within 2 s; nothing was pulled or pushed"), "\(result)")
+                #expect(!result.stderr.contains("nothing was changed"), "\(result)")
                 #expect(result.stderr.contains("Your board changes are committed locally"))
                 #expect(try workspace.subjects(in: ana).first == "Add \"Offline work\" to To Do")
             }
@@ -237,7 +239,7 @@ extension GitTests {
                 #expect(try workspace.kanban(["add", "Mine"], in: ben).status == 0)
                 let result = try workspace.kanban(["sync"], in: ben)
                 #expect(result.status == 2, "\(result)")
-                #expect(result.stderr.contains("error: your changes and the upstream's conflict in files outside the board: plan.txt; nothing was changed"),
+                #expect(result.stderr.contains("error: your changes and the upstream's conflict in files outside the board: plan.txt; nothing was pulled or pushed"),
                         "\(result)")
                 // Ben's card change is committed (sync commits first), and nothing else moved.
                 #expect(try workspace.subjects(in: ben, count: 2) == ["Add \"Mine\" to To Do", "Plan"])
@@ -277,6 +279,9 @@ extension GitTests {
                 #expect(shell.terminationStatus == 0)
                 let synced = try workspace.kanban(["sync"], in: ben)
                 #expect(synced.status == 0, "\(synced)")
+                // Issue 20 #11: one commit is "it", not "them".
+                #expect(synced.stdout.lines.first == (withLocalCommit ? "pulled 1 commit from origin/main and merged it with your commit"
+                                                                      : "pulled 1 commit from origin/main"), "\(synced)")
                 #expect(try workspace.read(ben + "/notes/plan it.txt") == "ana's notes\n")
                 #expect(try workspace.read(ben + "/notes/plan it.txt.mine") == "ben's own notes\n")
             }
