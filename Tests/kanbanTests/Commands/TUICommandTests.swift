@@ -299,7 +299,7 @@ extension GitTests {
             session.type("L")
             try session.waitForScreen("the commit") { $0.contains("committed ") }
             session.type("u")
-            try session.waitForScreen("the undo") { $0.contains("undid the move") }
+            try session.waitForScreen("the undo") { $0.contains("undid moving") }
             try session.waitUntil("the undo's commit") {
                 (try? workspace.subjects(in: ana, count: 2)) == [
                     "Move \"Fix login bug\" from In Progress to To Do", "Move \"Fix login bug\" from To Do to In Progress",
