@@ -102,8 +102,8 @@ public final class BoardStore: Sendable {
         guard !board.columns.isEmpty else { throw KanbanError(.invalidArgument, "a board needs at least one column") }
         var seen: Set<String> = []
         for column in board.columns {
-            guard Column.isValidID(column.id) else {
-                throw KanbanError(.invalidArgument, "'\(column.id)' cannot be a column id: use letters, digits, '-', '_' or '.'")
+            if let problem = Column.idProblem(column.id) {
+                throw KanbanError(.invalidArgument, problem)
             }
             guard seen.insert(column.id).inserted else { throw KanbanError(.invalidArgument, "column id '\(column.id)' is given twice") }
         }
