@@ -136,7 +136,7 @@ import Testing
         try withTemporaryBoard(.simple) { board throws in
             let result = try board.run(["add", "X", "--top", "--bottom"])
             #expect(result.status == 64, "\(result)")
-            #expect(result.stderr.hasPrefix("Error: "), "\(result)")
+            #expect(result.stderr.hasPrefix("error: "), "\(result)")
             #expect(try board.entries("cards/todo").isEmpty)
         }
     }
@@ -206,7 +206,7 @@ import Testing
             let result = try board.run(["add", "X", "--body-file", "no-such-file.md"])
             #expect(result.status == 1, "\(result)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr == "error: cannot read body file 'no-such-file.md'\n")
+            #expect(result.stderr == "error: cannot read body file 'no-such-file.md': No such file or directory\n")
             #expect(try board.entries("cards/todo").isEmpty)
         }
     }
