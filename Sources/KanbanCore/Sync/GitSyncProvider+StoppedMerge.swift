@@ -91,7 +91,9 @@ extension GitSyncProvider {
         // Every version of the contested files goes; the merged ones take their place.
         var cleared = Set(paths)
         for group in groups { for key in contested { cleared.formUnion((group[key] ?? [:]).keys) } }
-        let merged = result.files.filter { path, _ in key(path).map(contested.contains) ?? false }
+        // Only the contested files were given, with board.md for the column order: every card in the result is one
+        // of them, or one given a new slug (two cards added under one name); board.md only when git stopped on it.
+        let merged = result.files.filter { path, _ in key(path) != Self.boardFileKey || contested.contains(Self.boardFileKey) }
         var lines: [UInt8] = []
         for path in cleared.sorted() {
             lines += Array("0 0000000000000000000000000000000000000000\t\(prefix)\(path)".utf8) + [0]
@@ -109,6 +111,6 @@ extension GitSyncProvider {
             throw SyncError(.gitFailed, "cannot write the merged cards: \(error.message)")
         }
         try top.check(["update-index", "-z", "--index-info"], input: lines)
-        return result.resolutions.filter { contested.contains($0.slug) }
+        return result.resolutions
     }
 }

@@ -329,6 +329,26 @@ extension GitTests {
             }
         }
 
+        /// Two different cards added under one name on two clones stop a plain `git pull` (add/add); `sync` keeps both.
+        @Test func finishesAPlainGitMergeThatStoppedOnTwoCardsAddedUnderOneName() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard()
+                #expect(try workspace.kanban(["add", "Write docs", "--body", "Ana's plan.", "--commit"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.kanban(["add", "Write docs", "--body", "Ben's plan.", "--commit"], in: ben).status == 0)
+                #expect(try workspace.run(["pull", "--no-rebase", "--quiet"], in: ben).status != 0)
+                let synced = try workspace.kanban(["sync"], in: ben)
+                #expect(synced.status == 0, "\(synced)")
+                #expect(!workspace.exists(ben + "/.git/MERGE_HEAD"))
+                let files = try workspace.git(["ls-files", "cards/todo"], in: ben).split(separator: "\n").map(String.init)
+                #expect(files.count == 2, "\(files)\n\(synced)")
+                let texts = try files.map { try workspace.read(ben + "/" + $0) }
+                #expect(texts.contains { $0.contains("Ana's plan.") } && texts.contains { $0.contains("Ben's plan.") }, "\(texts)")
+                #expect(!texts.contains { $0.contains("<<<<<<<") })
+                #expect(try workspace.git(["status", "--porcelain"], in: ben) == "")
+            }
+        }
+
         /// When git also stopped on files outside the board, `status` and `sync` say to resolve those; then `sync`
         /// finishes the merge.
         @Test func saysWhatToDoWhenAPlainGitMergeStoppedOutsideTheBoardToo() throws {
