@@ -70,8 +70,22 @@ public struct Column: Sendable, Hashable, Codable {
     /// Whether `id` can name a column directory: ASCII letters, digits, `-`, `_` and `.`, starting with a letter or
     /// digit, at most 64 bytes. This keeps ids from reaching outside `cards/` and keeps them easy to type.
     public static func isValidID(_ id: String) -> Bool {
-        guard let first = id.utf8.first, id.utf8.count <= 64, isAlphanumeric(first) else { return false }
-        return id.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
+        idProblem(id) == nil
+    }
+
+    /// Why `id` cannot name a column, naming the rule it breaks (see ``isValidID(_:)``), or nil when it can:
+    /// `'.hidden' cannot be a column id: it must start with a letter or digit`.
+    public static func idProblem(_ id: String) -> String? {
+        let rule = "use ASCII letters, digits, '-', '_' or '.', starting with a letter or digit, at most 64 characters"
+        guard let first = id.utf8.first else { return "a column id cannot be empty; \(rule)" }
+        let prefix = "'\(id)' cannot be a column id"
+        guard isAlphanumeric(first) else { return "\(prefix): it must start with a letter or digit (\(rule))" }
+        if let bad = id.unicodeScalars.first(where: { !$0.isASCII || !(isAlphanumeric(UInt8($0.value)) || "-_.".unicodeScalars.contains($0)) }) {
+            let shown = bad.properties.isWhitespace || bad.value < 0x20 ? "U+\(String(bad.value, radix: 16, uppercase: true))" : "'\(bad)'"
+            return "\(prefix): \(shown) is not allowed (\(rule))"
+        }
+        guard id.utf8.count <= 64 else { return "\(prefix): it is \(id.utf8.count) characters long, and at most 64 are allowed" }
+        return nil
     }
 
     /// Why the column id `id` cannot join `other`, which differs from it only in case: on a case-insensitive disk

@@ -44,6 +44,18 @@ public struct Card: Sendable, Hashable {
 }
 
 extension Card {
+    /// A stand-in for the active card whose file at `path` (relative to the board) cannot be read, so that it can
+    /// be shown in its place: slug and column from the path, the file name as title, no position (it sorts last).
+    /// Nil when `path` is no active card's path.
+    package init?(unreadableAt path: String) {
+        guard let file = BoardPath(path)?.card, let column = file.directoryColumn else { return nil }
+        self.init(slug: file.slug, title: file.slug + ".md", column: column, columnField: nil, position: nil, created: nil,
+                  modified: nil, labels: [], fields: [], path: path, isArchived: false, archivedOn: nil, hasFrontmatter: false,
+                  body: nil)
+    }
+}
+
+extension Card {
     /// Board order inside a column: `position` compared byte by byte, cards without one last, ties broken by slug.
     public static func precedes(_ lhs: Card, _ rhs: Card) -> Bool {
         switch (lhs.position, rhs.position) {

@@ -362,9 +362,7 @@ extension BoardStore {
     }
 
     func requireColumn(_ id: String, in board: Board, root: BoardRoot) throws(KanbanError) {
-        guard Column.isValidID(id) else {
-            throw KanbanError(.outsideBoard, "'\(id)' cannot be a column id: use letters, digits, '-', '_' or '.'")
-        }
+        if let problem = Column.idProblem(id) { throw KanbanError(.outsideBoard, problem) }
         guard board.column(withID: id) != nil else {
             throw KanbanError(.columnNotFound, "no column '\(id)' on this board", candidates: board.columns.map(\.id))
         }

@@ -6,9 +6,7 @@ extension BoardStore {
     ///   - index: Where it goes in the column order; last when nil.
     @discardableResult
     public func addColumn(id: String, name: String, at index: Int? = nil) throws(KanbanError) -> BoardChange {
-        guard Column.isValidID(id) else {
-            throw KanbanError(.invalidArgument, "'\(id)' cannot be a column id: use letters, digits, '-', '_' or '.'")
-        }
+        if let problem = Column.idProblem(id) { throw KanbanError(.invalidArgument, problem) }
         let name = name.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty, !name.contains("\n") else { throw KanbanError(.invalidArgument, "a column needs a one-line name") }
         return try editBoard { (file: inout BoardFile) throws(KanbanError) in

@@ -102,8 +102,8 @@ public final class BoardStore: Sendable {
         guard !board.columns.isEmpty else { throw KanbanError(.invalidArgument, "a board needs at least one column") }
         var seen: [String: String] = [:]
         for column in board.columns {
-            guard Column.isValidID(column.id) else {
-                throw KanbanError(.invalidArgument, "'\(column.id)' cannot be a column id: use letters, digits, '-', '_' or '.'")
+            if let problem = Column.idProblem(column.id) {
+                throw KanbanError(.invalidArgument, problem)
             }
             if let other = seen[column.id.lowercased()] {
                 let message = other == column.id ? "column id '\(column.id)' is given twice" : Column.caseCollisionMessage(column.id, other)

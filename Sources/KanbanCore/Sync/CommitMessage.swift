@@ -108,7 +108,7 @@ extension CommitMessage {
         }
         func name(_ id: String) -> String { board?.column(withID: id)?.name ?? id }
         let kinds = Set(events.map(\.kind))
-        let count = "\(events.count) cards"
+        let count = events.count == 1 ? "1 card" : "\(events.count) cards"
         var subject: String
         if kinds.count == 1, let kind = kinds.first {
             let columns = Set(events.map(\.column))

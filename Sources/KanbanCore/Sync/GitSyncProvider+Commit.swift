@@ -125,7 +125,7 @@ extension GitSyncProvider {
     }
 
     /// The error for a failed `git commit`: who-are-you, a hook's refusal (with what it wrote), or git's words.
-    private func commitFailure(_ output: Git.Output) -> SyncError {
+    func commitFailure(_ output: Git.Output) -> SyncError {
         let said = output.said
         if said.contains("Please tell me who you are") || said.contains("identity unknown") {
             do {

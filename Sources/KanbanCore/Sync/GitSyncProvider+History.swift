@@ -1,18 +1,38 @@
 import Foundation
 
 extension GitSyncProvider {
-    /// The commits that touched the card `slug`, newest first: in any column and in the archive.
+    /// The commits that touched the card `slug`, newest first: in any column and in the archive, and before a rename
+    /// (a `git mv` of its file, or a slug a sync gave it), under its former slug.
     ///
     /// The card's identity is its slug, so its history is that of every path it can have: `cards/*/<slug>.md` and
     /// `archive/YYYY-MM-DD-<slug>.md`. Unlike `git log --follow`, which guesses renames from content and follows one
-    /// path only, this finds every move, even one that changed most of a small card.
+    /// path only, this finds every move, even one that changed most of a small card. Where the commit that first
+    /// added the card removed another card's file it was renamed from (as git detects renames), the history goes
+    /// on under that card's slug, from before that commit.
     /// - Throws: ``SyncError/Code/notARepository`` and the like; an empty history is not an error.
     public func history(ofCard slug: String) throws(SyncError) -> [HistoryEntry] {
         let repository = try requireRepository(allowingDetached: true)
         guard try resolves("HEAD") else { return [] }
+        var entries: [HistoryEntry] = []
+        var slug = slug
+        var start = "HEAD"
+        var followed: Set<String> = [slug]
+        while true {
+            let found = try history(ofCard: slug, from: start, repository: repository)
+            entries += found
+            guard let first = found.last, let former = try renameSource(of: slug, in: first.commit),
+                  followed.insert(former.slug).inserted else { break }
+            (slug, start) = former
+        }
+        return entries
+    }
+
+    /// The commits from `start` that touched the card `slug` under that slug, newest first.
+    private func history(ofCard slug: String, from start: String, repository: Repository) throws(SyncError) -> [HistoryEntry] {
         let pathspecs = Self.pathspecs(ofCard: slug)
         let format = "%x1e%H%x1f%aI%x1f%an%x1f%s%x1f%(trailers:only,unfold)%x1f%b%x1f"
-        let output = try git.check(["log", "--topo-order", "--format=" + format, "--name-status", "--no-renames", "--"] + pathspecs, readOnly: true)
+        let output = try git.check(["log", "--topo-order", "--format=" + format, "--name-status", "--no-renames", start, "--"] + pathspecs,
+                                   readOnly: true)
         var entries: [HistoryEntry] = []
         for record in output.text.split(separator: "\u{1e}") {
             let fields = record.split(separator: "\u{1f}", maxSplits: 6, omittingEmptySubsequences: false).map(String.init)
@@ -35,6 +55,43 @@ extension GitSyncProvider {
                                         trailers: trailers, path: path))
         }
         return entries
+    }
+
+    /// The card `commit` renamed to the card `slug`, and the parent of `commit` that has it: a parent without the
+    /// card that has its bytes under another slug (a `git mv`, a slug a sync gave it), or whose file git's rename
+    /// detection pairs with the card's; nil when the card is new in `commit`.
+    private func renameSource(of slug: String, in commit: String) throws(SyncError) -> (slug: String, parent: String)? {
+        // Card files relative to the board, as git gives them in the board's directory.
+        func cardFiles(_ revision: String) throws(SyncError) -> [(path: String, object: String, slug: String)] {
+            try git.check(["ls-tree", "-r", "-z", revision, "--", "cards", "archive"], readOnly: true).records.compactMap { record in
+                guard let tab = record.firstIndex(of: "\t") else { return nil }
+                let fields = record[..<tab].split(separator: " ")
+                let path = String(record[record.index(after: tab)...])
+                guard fields.count == 3, let card = BoardPath(path)?.card else { return nil }
+                return (path, String(fields[2]), card.slug)
+            }
+        }
+        let parents = try git.check(["rev-list", "--parents", "-n", "1", commit], readOnly: true).text
+            .split(whereSeparator: \.isWhitespace).dropFirst().map(String.init)
+        let objects = Set(try cardFiles(commit).filter { $0.slug == slug }.map(\.object))
+        for parent in parents {
+            let files = try cardFiles(parent)
+            guard !files.contains(where: { $0.slug == slug }) else { continue }
+            if let same = files.first(where: { objects.contains($0.object) }) { return (same.slug, parent) }
+            let records = try git.check(["diff", "--name-status", "-z", "--find-renames", "--relative", parent, commit, "--", "cards", "archive"],
+                                        readOnly: true).records
+            var index = 0
+            while index < records.count {
+                let status = records[index]
+                guard status.hasPrefix("R") || status.hasPrefix("C") else { index += 2; continue }
+                if index + 2 < records.count, status.hasPrefix("R"), BoardPath(records[index + 2])?.card?.slug == slug,
+                   let former = BoardPath(records[index + 1])?.card?.slug, former != slug {
+                    return (former, parent)
+                }
+                index += 3
+            }
+        }
+        return nil
     }
 
     /// The commits of `range` that changed a file of the card `slug`, newest first: every side of every merge walked,

@@ -89,7 +89,7 @@ extension GitSyncProvider {
         let message = Self.mergeMessage(upstream: upstream, resolutions: resolutions, board: try? store.loadBoard())
         let commit = try top.check(["-c", "user.useConfigOnly=true", "commit-tree", tree, "-p", ours, "-p", theirs, "-F", "-"],
                                    input: Array(message.text.utf8)).text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return (resolutions, try moveBranch(to: commit))
+        return (resolutions, try moveBranch(to: commit, repository: repository))
     }
 
     /// The key under which ``groupedBySlug(_:)`` puts `board.md`.
@@ -234,10 +234,11 @@ extension GitSyncProvider {
     /// Moves the branch, the index and the working tree to `commit`, a descendant of HEAD, as a fast-forward does;
     /// uncommitted work outside the board is put aside meanwhile and put back. Returns whether it could not be put
     /// back cleanly (it stays in `git stash list`).
-    private func moveBranch(to commit: String) throws(SyncError) -> Bool {
+    private func moveBranch(to commit: String, repository: Repository) throws(SyncError) -> Bool {
         let output = try git.runTakingIndexLock(["merge", "--ff-only", "--autostash", "--quiet", commit])
         guard output.succeeded else {
-            throw SyncError(.gitFailed, "git could not bring the working tree to the merge; nothing was changed", output: output.said.nonEmpty)
+            throw pullRefused(output, repository: repository)
+                ?? SyncError(.gitFailed, "git could not bring the working tree to the merge; nothing was changed", output: output.said.nonEmpty)
         }
         return output.said.contains("Applying autostash resulted in conflicts")
     }

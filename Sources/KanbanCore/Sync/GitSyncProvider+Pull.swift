@@ -85,7 +85,7 @@ extension GitSyncProvider {
         guard try resolves("@{upstream}") else { return PullResult(kind: .noUpstreamBranch) }
         guard try resolves("HEAD") else {
             let behind = Int(try git.check(["rev-list", "--count", "@{upstream}"], readOnly: true).text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-            try fastForward()
+            try fastForward(repository: repository)
             return PullResult(kind: .fastForward, incoming: behind)
         }
         let counts = try git.check(["rev-list", "--left-right", "--count", "HEAD...@{upstream}"], readOnly: true)
@@ -93,7 +93,7 @@ extension GitSyncProvider {
         let (ahead, behind) = counts.count == 2 ? (counts[0], counts[1]) : (0, 0)
         if behind == 0 { return PullResult(kind: .upToDate) }
         if ahead == 0 {
-            try fastForward()
+            try fastForward(repository: repository)
             return PullResult(kind: .fastForward, incoming: behind)
         }
         let merged = try mergeUpstream(upstream, repository: repository)
@@ -102,20 +102,63 @@ extension GitSyncProvider {
         return result
     }
 
-    private func fastForward() throws(SyncError) {
+    private func fastForward(repository: Repository) throws(SyncError) {
         let output = try git.runTakingIndexLock(["merge", "--ff-only", "--quiet", "@{upstream}"])
-        guard output.succeeded else { throw pullRefused(output) }
+        guard output.succeeded else {
+            throw pullRefused(output, repository: repository) ?? SyncError(.gitFailed, "git could not bring in the upstream's commits; nothing was changed",
+                                                                           output: output.said.nonEmpty)
+        }
     }
 
-    /// The error for a fast-forward git refused to make.
-    private func pullRefused(_ output: Git.Output) -> SyncError {
+    /// The error for a fast-forward git refused because of uncommitted work in the way, or nil when that was not why.
+    func pullRefused(_ output: Git.Output, repository: Repository) -> SyncError? {
         let said = output.said
+        let untracked = Self.untrackedInTheWay(said)
+        if !untracked.isEmpty {
+            // `git stash` leaves untracked files where they are, and `git stash --include-untracked` cannot be
+            // popped once the pull has put the incoming files there: moving them aside is what works.
+            let shown = untracked.prefix(10)
+            var hint = "Move \(untracked.count == 1 ? "it" : "them") aside, sync again, then compare with the incoming \(untracked.count == 1 ? "version" : "versions"):"
+            for path in shown {
+                let absolute = repository.topLevel + "/" + path
+                hint += "\n  mv -n \(Self.shellQuoted(absolute)) \(Self.shellQuoted(absolute + ".mine"))"
+            }
+            if untracked.count > shown.count { hint += "\n  (and the same for the other \(untracked.count - shown.count) files git lists above)" }
+            let names = untracked.count == 1 ? "an untracked file is" : "untracked files are"
+            return SyncError(.localChanges, "\(names) in the way of files the incoming commits add: \(shown.joined(separator: ", "))\(untracked.count > shown.count ? ", ..." : ""); nothing was changed",
+                             hint: hint, output: said)
+        }
         if said.contains("would be overwritten") || said.contains("unstaged changes") || said.contains("uncommitted changes") {
             return SyncError(.localChanges, "uncommitted changes would be overwritten by the incoming commits; nothing was changed",
                              hint: "Commit them, or put them aside with 'git stash' (and back with 'git stash pop' after the sync), then sync again.",
                              output: said)
         }
-        return SyncError(.gitFailed, "git could not bring in the upstream's commits; nothing was changed", output: said.nonEmpty)
+        return nil
+    }
+
+    /// The paths (relative to the repository's top) git lists after "The following untracked working tree files
+    /// would be overwritten by ...".
+    static func untrackedInTheWay(_ said: String) -> [String] {
+        var paths: [String] = []
+        var isListing = false
+        for line in said.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.contains("untracked working tree files would be") {
+                isListing = true
+            } else if isListing, line.hasPrefix("\t") {
+                paths.append(String(line.dropFirst()))
+            } else {
+                isListing = false
+            }
+        }
+        return paths
+    }
+
+    /// `text` as one word to a POSIX shell: as it is when it holds only characters no shell treats specially, else
+    /// in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-+,:@%")
+        if !text.isEmpty, text.allSatisfy(plain.contains) { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     // MARK: After the pull

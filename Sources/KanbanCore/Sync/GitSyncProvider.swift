@@ -45,11 +45,26 @@ public final class GitSyncProvider: SyncProvider {
         let remotes = try git.check(["remote"], readOnly: true).lines
         let pending = pendingChanges(report, repository: repository)
         let conflicted = report.entries.filter(\.isConflicted).compactMap { repository.boardRelative($0.path) }
+        let outside = repository.operation == nil ? [] : try unmergedPaths(repository).filter { path in
+            repository.boardRelative(path).flatMap { BoardPath($0) } == nil
+        }
         return SyncStatus(
             availability: .ready, branch: report.branch, isDetached: report.isDetached, isUnborn: report.isUnborn,
             upstream: report.upstream, remotes: remotes, ahead: report.ahead ?? 0, behind: report.behind ?? 0,
             operationInProgress: repository.operation, changes: pending.events, boardFileChanged: pending.boardFileChanged,
-            conflictedPaths: conflicted, boardPrefix: String(repository.prefix.dropLast(repository.prefix.isEmpty ? 0 : 1)))
+            conflictedPaths: conflicted, conflictedPathsOutsideBoard: outside, boardPrefix: String(repository.prefix.dropLast(repository.prefix.isEmpty ? 0 : 1)))
+    }
+
+    /// The paths of the whole repository with unresolved merge conflicts, relative to its top directory.
+    func unmergedPaths(_ repository: Repository) throws(SyncError) -> [String] {
+        let top = Git(configuration: configuration, directory: repository.topLevel)
+        var paths: [String] = []
+        for record in try top.check(["ls-files", "--unmerged", "-z"], readOnly: true).records {
+            guard let tab = record.firstIndex(of: "\t") else { continue }
+            let path = String(record[record.index(after: tab)...])
+            if paths.last != path { paths.append(path) }
+        }
+        return paths
     }
 
     /// `git status` of the board directory only.

@@ -109,6 +109,30 @@ public struct PullResult: Sendable, Hashable {
     }
 }
 
+/// A `git merge` that had stopped on cards, finished by ``GitSyncProvider/finishMerge()``.
+public struct FinishedMerge: Sendable, Hashable {
+    /// The merge commit; its paths are the board files git had stopped on.
+    public var commit: CommitResult
+    /// The slugs of the cards git had stopped on, in order.
+    public var cards: [String]
+    /// Whether git had stopped on `board.md` too.
+    public var isBoardFileMerged: Bool
+    /// The cards a rule decided about, those git stopped on and then those tidied.
+    public var resolutions: [CardResolution]
+    /// The commit that recorded tidying after the merge (cards kept once, cards split out), when one was needed.
+    public var resolutionCommit: CommitResult?
+
+    /// Creates a result.
+    public init(commit: CommitResult, cards: [String] = [], isBoardFileMerged: Bool = false, resolutions: [CardResolution] = [],
+                resolutionCommit: CommitResult? = nil) {
+        self.commit = commit
+        self.cards = cards
+        self.isBoardFileMerged = isBoardFileMerged
+        self.resolutions = resolutions
+        self.resolutionCommit = resolutionCommit
+    }
+}
+
 /// A card a pull decided about by a rule, because both sides changed it: what was decided, and where it is.
 public struct CardResolution: Sendable, Hashable {
     /// Which rule decided.

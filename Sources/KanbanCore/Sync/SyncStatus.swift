@@ -47,6 +47,9 @@ public struct SyncStatus: Sendable, Hashable {
     public var boardFileChanged: Bool
     /// Board files with unresolved merge conflicts, relative to the board.
     public var conflictedPaths: [String]
+    /// Other files of the repository with unresolved merge conflicts, relative to its top directory; known while an
+    /// operation is in progress.
+    public var conflictedPathsOutsideBoard: [String]
     /// The board directory relative to the repository's top directory (empty when the board is the top).
     public var boardPrefix: String
 
@@ -54,7 +57,7 @@ public struct SyncStatus: Sendable, Hashable {
     public init(availability: Availability, branch: String? = nil, isDetached: Bool = false, isUnborn: Bool = false,
                 upstream: String? = nil, remotes: [String] = [], ahead: Int = 0, behind: Int = 0,
                 operationInProgress: Operation? = nil, changes: [CardEvent] = [], boardFileChanged: Bool = false,
-                conflictedPaths: [String] = [], boardPrefix: String = "") {
+                conflictedPaths: [String] = [], conflictedPathsOutsideBoard: [String] = [], boardPrefix: String = "") {
         self.availability = availability
         self.branch = branch
         self.isDetached = isDetached
@@ -67,6 +70,7 @@ public struct SyncStatus: Sendable, Hashable {
         self.changes = changes
         self.boardFileChanged = boardFileChanged
         self.conflictedPaths = conflictedPaths
+        self.conflictedPathsOutsideBoard = conflictedPathsOutsideBoard
         self.boardPrefix = boardPrefix
     }
 

@@ -194,7 +194,9 @@ struct WatchEngine: Sendable {
         }
 
         var cardEvents: [WatchEvent] = []
-        pairMoves(vanished: &vanished, appeared: &appeared, events: &cardEvents, time: time)
+        // When the changes happened, where a file's own status-change time does not tell (see `changedAt`).
+        var changeTimes: [String: Int64] = [:]
+        pairMoves(vanished: &vanished, appeared: &appeared, events: &cardEvents, changeTimes: &changeTimes, time: time)
 
         for entry in appeared.sorted(by: { $0.path < $1.path }) {
             let slugElsewhere = index.pathsBySlug[entry.file.slug].map { !$0.isEmpty } ?? false
@@ -213,6 +215,9 @@ struct WatchEngine: Sendable {
             }
         }
 
+        // When each deletion happened, as far as can be told: not after it was first missed, nor after its
+        // directory last changed.
+        let realNow = SystemCalls.realtimeNanoseconds()
         for entry in vanished {
             let since = held[entry.path] ?? now
             // Without quiet, a deletion is final only once it has been held the maximum delay, counted from when
@@ -221,6 +226,9 @@ struct WatchEngine: Sendable {
             if isQuiet || heldFor >= holdLimit {
                 held[entry.path] = nil
                 index.remove(entry.path)
+                let missed = realNow - Self.nanoseconds(now - since)
+                let directory = SystemCalls.linkStamp(root + "/" + entry.path.split(separator: "/").dropLast().joined(separator: "/"))
+                changeTimes[entry.path] = min(missed, directory?.modified ?? missed)
                 cardEvents.append(event(.deleted, entry: entry, snapshot: entry.lastCard, time: time))
             } else {
                 held[entry.path] = since
@@ -232,10 +240,18 @@ struct WatchEngine: Sendable {
             index.insert(new)
         }
 
-        cardEvents = cardEvents.enumerated().sorted { lhs, rhs in
-            let left = lhs.element.path ?? "", right = rhs.element.path ?? ""
-            return left == right ? lhs.offset < rhs.offset : left < right
-        }.map(\.element)
+        // In the order the changes happened: by the status-change time of each file as it is now (which a write,
+        // a rename and a link all set), a deletion by when it happened; changes at the same time by path.
+        func changedAt(_ event: WatchEvent) -> Int64 {
+            guard let path = event.path else { return realNow }
+            return changeTimes[path] ?? index.entry(at: path)?.stamp.changed ?? realNow
+        }
+        cardEvents = cardEvents.enumerated().map { (offset: $0.offset, time: changedAt($0.element), event: $0.element) }
+            .sorted { lhs, rhs in
+                if lhs.time != rhs.time { return lhs.time < rhs.time }
+                let left = lhs.event.path ?? "", right = rhs.event.path ?? ""
+                return left == right ? lhs.offset < rhs.offset : left < right
+            }.map(\.event)
         round.events += boardEvents
         round.events += addedColumns.map { WatchEvent(.columnAdded, column: $0, path: "cards/" + $0, time: time) }
         round.events += cardEvents
@@ -348,7 +364,10 @@ struct WatchEngine: Sendable {
 
     /// Pairs files that vanished with files that appeared: the same inode first (a `mv`), then the same slug
     /// (a move by a tool that writes the new file and removes the old one, or git). Each pair is one event.
-    private mutating func pairMoves(vanished: inout [IndexedFile], appeared: inout [IndexedFile], events: inout [WatchEvent], time: Date) {
+    /// A pair whose file kept its status-change time (its directory was renamed) notes the directory's in
+    /// `changeTimes`, by the new path.
+    private mutating func pairMoves(vanished: inout [IndexedFile], appeared: inout [IndexedFile], events: inout [WatchEvent],
+                                    changeTimes: inout [String: Int64], time: Date) {
         guard !vanished.isEmpty, !appeared.isEmpty else { return }
         var pairs: [(old: IndexedFile, new: IndexedFile)] = []
         var vanishedByInode: [FileStampIdentity: Int] = [:]
@@ -388,6 +407,10 @@ struct WatchEngine: Sendable {
             held[old.path] = nil
             index.remove(old.path)
             index.insert(new)
+            if new.stamp.changed == old.stamp.changed,
+               let directory = SystemCalls.linkStamp(root + "/" + new.path.split(separator: "/").dropLast().joined(separator: "/")) {
+                changeTimes[new.path] = max(directory.changed, new.stamp.changed)
+            }
             events += transition(from: old, to: new, time: time)
         }
         vanished = vanished.enumerated().filter { !taken.contains($0.offset) }.map(\.element)

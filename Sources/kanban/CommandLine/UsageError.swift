@@ -2,7 +2,7 @@
 ///
 /// A person sees it on standard error, and the process exits with `ExitCode.usage`:
 /// ```
-/// Error: unknown option '--colum'
+/// error: unknown option '--colum'
 /// Did you mean '--column'?
 /// Usage: kanban list [--column <id>]... [--label <id>]... [--archived | --all] [--json]
 ///   See 'kanban list --help'.
@@ -34,7 +34,7 @@ struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The error as a person sees it, with the usage wrapped to `width` columns and
     /// `Error:` styled by `stylist`; ends with a newline.
     func rendered(width: Int = Terminal.defaultWidth, stylist: Stylist = .plain) -> String {
-        var text = stylist.apply(.bold + .red, to: "Error:") + " " + message + "\n"
+        var text = stylist.apply(.bold + .red, to: "error:") + " " + message + "\n"
         if let suggestion {
             text += "Did you mean '\(suggestion)'?\n"
         }

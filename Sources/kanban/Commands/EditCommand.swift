@@ -34,6 +34,9 @@ enum EditCommand: KanbanCommand {
             context.report(error)
             context.errorOutput.writeLine("  The file is kept as you wrote it; run 'kanban edit \(cardPath)' to fix it.")
             return .failure
+        case .removed:
+            context.reportFailure(removedMessage(cardPath))
+            return .failure
         case .unchanged:
             return .success
         case .changed(_, let outcome):
@@ -50,6 +53,13 @@ enum EditCommand: KanbanCommand {
         case changed(Card, CommitOutcome)
         /// The file no longer parses; it is kept as the editor left it.
         case unreadable(KanbanError)
+        /// The editor deleted the file: the card is gone.
+        case removed
+    }
+
+    /// What to say when the editor deleted the card file at `path`.
+    static func removedMessage(_ path: String) -> String {
+        "the editor deleted '\(path)'; the card is gone"
     }
 
     /// Runs the editor on the card file at `path` (relative to the board), reads the card back and, when it
@@ -73,6 +83,8 @@ enum EditCommand: KanbanCommand {
         case .success:
             break
         }
+        var status = stat()
+        guard lstat(path, &status) == 0 || errno != ENOENT else { return .removed }
         var after: Card
         do {
             after = try store.card(cardPath, in: .all)

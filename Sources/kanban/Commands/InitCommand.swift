@@ -28,9 +28,7 @@ enum InitCommand: KanbanCommand {
             guard let id = pieces.first, !id.isEmpty else {
                 throw arguments.usageError("--columns takes 'id:Name' pairs separated by commas, such as 'todo:To Do,done:Done'")
             }
-            guard Column.isValidID(id) else {
-                throw arguments.usageError("'\(id)' cannot be a column id: use letters, digits, '-', '_' or '.', starting with a letter or digit")
-            }
+            if let problem = Column.idProblem(id) { throw arguments.usageError(problem) }
             guard !columns.contains(where: { $0.id == id }) else {
                 throw arguments.usageError("column id '\(id)' is given twice in --columns")
             }

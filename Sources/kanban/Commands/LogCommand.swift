@@ -9,7 +9,8 @@ enum LogCommand: KanbanCommand {
         discussion: """
             Lists the commits that touched the card, newest first: '<commit> <date> <what it did> (<author>)'. The \
             card is followed by its slug through every column and the archive, so each move shows, however much \
-            the card changed. A deleted card's history is found by its slug.
+            the card changed, and across a rename (a 'git mv' of its file, or a new slug a sync gave it) under its \
+            former slug. A deleted card's history is found by its slug; a name no card ever had is an error (exit 1).
 
             --json prints an array of {"commit", "date", "author", "subject", "summary", "trailers": {...}, "path"}: \
             "summary" is what the commit did to this card (the subject, or for a commit of several cards the line \
@@ -25,14 +26,20 @@ enum LogCommand: KanbanCommand {
         let reference = arguments.argument("card") ?? ""
         let provider = try context.syncProvider()
         let slug: String
+        var notOnBoard: KanbanError?
         do {
             slug = try provider.store.card(context.cardReference(reference), in: .all).slug
         } catch {
             // A card that is gone from the board still has a history under its slug.
             guard error.code == .cardNotFound, Slug.isValid(reference) else { throw error }
             slug = reference
+            notOnBoard = error
         }
         let entries = try provider.history(ofCard: slug)
+        if entries.isEmpty, var error = notOnBoard {
+            error.message = "no card on the board or in its history matches '\(reference)'"
+            throw error
+        }
         if arguments.flag("json") {
             context.printJSON(.array(entries.map { entry in
                 .object([

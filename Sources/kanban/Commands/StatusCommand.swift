@@ -50,15 +50,18 @@ enum StatusCommand: KanbanCommand {
         context.print(place)
         if !status.boardPrefix.isEmpty { context.print("Board folder in the repository: \(status.boardPrefix)/") }
         if let operation = status.operationInProgress {
-            context.print(stylist.apply(.bold + .red, to: "A git \(operation.rawValue) is in progress") +
-                          ": finish it ('git \(operation.rawValue) --continue') or abort it ('git \(operation.rawValue) --abort').")
+            context.print(stylist.apply(.bold + .red, to: "A git \(operation.rawValue) is in progress") + ": " + advice(operation, status: status))
         }
         for problem in status.problems where problem != .operationInProgress {
             context.print(stylist.apply(.yellow, to: advice(problem, status: status)))
         }
         if !status.conflictedPaths.isEmpty {
-            context.print("Unresolved conflicts:")
+            context.print(status.operationInProgress == .merge ? "Cards git could not merge:" : "Unresolved conflicts:")
             for path in status.conflictedPaths { context.print("  " + stylist.apply(.red, to: path)) }
+        }
+        if !status.conflictedPathsOutsideBoard.isEmpty {
+            context.print("Unresolved conflicts outside the board (relative to the repository):")
+            for path in status.conflictedPathsOutsideBoard { context.print("  " + stylist.apply(.red, to: path)) }
         }
         if !toTidy.isEmpty {
             context.print("Cards a merge left to tidy by hand:")
@@ -70,14 +73,17 @@ enum StatusCommand: KanbanCommand {
             context.print("Nothing to commit: the board is as the last commit has it.")
             return .success
         }
-        context.print("Uncommitted board changes:")
+        guard !status.changes.isEmpty || status.boardFileChanged else { return .success }
+        context.print(status.operationInProgress.map { "Board changes not committed yet (the \($0.rawValue)'s and yours):" } ?? "Uncommitted board changes:")
         let width = status.changes.map(\.kind.rawValue.count).max() ?? 0
         for event in status.changes {
             let kind = stylist.apply(color(event.kind), to: event.kind.rawValue.padded(toWidth: width))
             context.print("  \(kind)  \(event.slug)  \(describe(event, board: board))")
         }
         if status.boardFileChanged { context.print("  board.md changed (title, columns or labels)") }
-        context.print("Commit them with 'kanban sync' (or 'kanban sync --no-push').")
+        if status.operationInProgress == nil {
+            context.print("Commit them with 'kanban sync' (or 'kanban sync --no-push').")
+        }
         return .success
     }
 
@@ -103,6 +109,20 @@ enum StatusCommand: KanbanCommand {
         case .moved, .reordered: return .cyan
         case .edited, .archived: return .yellow
         }
+    }
+
+    /// What to do about an operation in progress: what `kanban sync` does with a stopped merge, else git's way out.
+    private static func advice(_ operation: SyncStatus.Operation, status: SyncStatus) -> String {
+        guard operation == .merge else {
+            return "finish it ('git \(operation.rawValue) --continue') or abort it ('git \(operation.rawValue) --abort'), then 'kanban sync'."
+        }
+        if !status.conflictedPathsOutsideBoard.isEmpty {
+            return "resolve the files outside the board and 'git add' them; then 'kanban sync' merges the cards card by card and finishes the merge (or give it up with 'git merge --abort')."
+        }
+        if !status.conflictedPaths.isEmpty {
+            return "'kanban sync' merges the cards git stopped on, card by card, and finishes the merge (or give it up with 'git merge --abort')."
+        }
+        return "'kanban sync' finishes it (or give it up with 'git merge --abort')."
     }
 
     /// What a problem means for syncing, and how to fix it.

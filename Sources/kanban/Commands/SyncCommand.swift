@@ -12,7 +12,9 @@ enum SyncCommand: KanbanCommand {
             describing them. 2. Fetches the upstream and fast-forwards, or merges it card by card in a merge commit \
             (other uncommitted work is put aside for the merge and put back). 3. Pushes, never by force; when \
             someone pushed meanwhile, fetches, merges and tries again (up to 10 times, waiting a little longer each \
-            time).
+            time). A 'git merge' (or plain 'git pull') that stopped on cards is finished first: those cards are \
+            merged by the rules below and the merge committed; conflicts outside the board must be resolved and \
+            added before.
 
             The merge never stops on a card. A key one side changed takes that change; a key both changed takes the \
             later 'modified' (labels merge as sets); a card moved to two places goes where the later change put it; \
@@ -55,6 +57,15 @@ enum SyncCommand: KanbanCommand {
         }
         var committed: CommitResult?
         do throws(SyncError) {
+            if status.operationInProgress == .merge, let finished = try provider.finishMerge() {
+                var stoppedOn = finished.cards.isEmpty ? [] : [finished.cards.count == 1 ? "1 card" : "\(finished.cards.count) cards"]
+                if finished.isBoardFileMerged { stoppedOn.insert("board.md", at: 0) }
+                context.say(stoppedOn.isEmpty ? "finished the git merge in progress"
+                            : "finished the git merge that stopped on \(stoppedOn.joined(separator: " and ")), merging card by card")
+                context.noteCommit(finished.commit)
+                report(finished.resolutions, context: context)
+                if let commit = finished.resolutionCommit { context.noteCommit(commit) }
+            }
             committed = try provider.commitPendingChanges()
             if let committed { context.noteCommit(committed) }
             if status.remotes.isEmpty && status.upstream == nil {
@@ -74,6 +85,8 @@ enum SyncCommand: KanbanCommand {
         } catch {
             var failure = error
             if let committed {
+                // The sync's own commit was a change: what stopped it left everything else as it was.
+                failure.message = failure.message.replacingOccurrences(of: "; nothing was changed", with: "; nothing was pulled or pushed")
                 let note = "Your board changes are committed locally (\(committed.shortCommit)); 'kanban sync' picks up from there."
                 failure.hint = failure.hint.map { $0 + "\n" + note } ?? note
             }
@@ -91,10 +104,19 @@ enum SyncCommand: KanbanCommand {
         case .fastForward:
             context.say("pulled \(commits(pull.incoming)) from \(upstream)")
         case .merged:
-            context.say("pulled \(commits(pull.incoming)) from \(upstream) and merged them with your \(pull.replayed == 1 ? "commit" : commits(pull.replayed))")
+            context.say("pulled \(commits(pull.incoming)) from \(upstream) and merged \(pull.incoming == 1 ? "it" : "them") with your \(pull.replayed == 1 ? "commit" : commits(pull.replayed))")
         }
+        report(pull.resolutions, context: context)
+        if let commit = pull.resolutionCommit { context.noteCommit(commit) }
+        if pull.isStashKept {
+            context.errorOutput.writeLine("\(context.errorStylist.apply(.bold + .yellow, to: "warning")): your uncommitted changes outside the board conflict with the incoming commits; they are kept in 'git stash list' (get them back with 'git stash pop')")
+        }
+    }
+
+    /// A line per card a rule decided about; a warning for each a person has to look at.
+    private static func report(_ resolutions: [CardResolution], context: CommandContext) {
         let board = try? context.store().loadBoard()
-        for resolution in pull.resolutions {
+        for resolution in resolutions {
             let line = GitSyncProvider.describe(resolution, board: board)
             if resolution.kind == .keptText {
                 // A person has to look at this card: said where it is seen even with --quiet.
@@ -102,10 +124,6 @@ enum SyncCommand: KanbanCommand {
             } else {
                 context.say(line)
             }
-        }
-        if let commit = pull.resolutionCommit { context.noteCommit(commit) }
-        if pull.isStashKept {
-            context.errorOutput.writeLine("\(context.errorStylist.apply(.bold + .yellow, to: "warning")): your uncommitted changes outside the board conflict with the incoming commits; they are kept in 'git stash list' (get them back with 'git stash pop')")
         }
     }
 

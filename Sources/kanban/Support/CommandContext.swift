@@ -71,7 +71,14 @@ final class CommandContext {
             return try BoardStore(directory: absolute(directory), lockTimeout: timeout)
         }
         if let directory = environment["KANBAN_BOARD"], !directory.isEmpty {
-            return try BoardStore(directory: absolute(directory), lockTimeout: timeout)
+            do {
+                return try BoardStore(directory: absolute(directory), lockTimeout: timeout)
+            } catch {
+                guard error.code == .boardNotFound else { throw error }
+                var named = error
+                named.message = "KANBAN_BOARD names no board: \(error.message) (fix or unset it, or give '--board DIR')"
+                throw named
+            }
         }
         return try BoardStore.find(from: currentDirectory, lockTimeout: timeout)
     }

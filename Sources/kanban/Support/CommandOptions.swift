@@ -33,7 +33,7 @@ enum BodyInput {
         if let file {
             let path = context.absolute(file)
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure(message: "cannot read body file '\(file)'")
+                throw CommandFailure(message: "cannot read body file '\(file)': \(whyUnreadable(path))")
             }
             guard let text = String(data: data, encoding: .utf8) else {
                 throw CommandFailure(message: "body file '\(file)' is not UTF-8 text")
@@ -49,6 +49,17 @@ enum BodyInput {
             throw CommandFailure(message: "standard input is not UTF-8 text")
         }
         return text
+    }
+
+    /// Why the file at `path` cannot be read, as the system says it: `No such file or directory`.
+    private static func whyUnreadable(_ path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return String(cString: strerror(errno)) }
+        if info.st_mode & S_IFMT == S_IFDIR { return String(cString: strerror(EISDIR)) }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        close(descriptor)
+        return "it could not be read"
     }
 }
 

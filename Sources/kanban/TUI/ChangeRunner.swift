@@ -103,7 +103,7 @@ struct ChangeRunner {
             case .deleted(let bytes, let slug, _, let column):
                 step.selecting = try step.record(store.restoreCard(bytes, slug: slug, in: column)).card?.path
             }
-            step.message = "undid the \(entry.summary)"
+            step.message = "undid \(entry.summary)"
         }
         result.undo = nil
         return result

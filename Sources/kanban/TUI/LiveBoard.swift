@@ -7,7 +7,8 @@ import KanbanWatch
 /// It starts from a snapshot the store loaded, and follows changes card by card: the store's results for changes
 /// made here, and the watcher's events for everyone else's (each event carries the card the watcher read from its
 /// file). A change to `board.md` or to the column directories asks for a new snapshot instead. A card is known by
-/// its path, which names its column and slug.
+/// its path, which names its column and slug. A card whose file cannot be read stays in its place (as last read, or
+/// a stand-in named after its file), with the reason in ``problems``, so that it can be opened and fixed.
 struct LiveBoard: Sendable {
     /// One column and its cards in board order, as `kanban board` draws them.
     typealias Column = BoardRenderer.ColumnContent
@@ -36,8 +37,15 @@ struct LiveBoard: Sendable {
         }
         problems = [:]
         for diagnostic in snapshot.diagnostics where diagnostic.severity == .error {
-            problems[diagnostic.location.path] = "\(diagnostic.location): \(diagnostic.message)"
+            let path = diagnostic.location.path
+            problems[path] = "\(diagnostic.location): \(diagnostic.message)"
+            if location(ofPath: path) == nil, let standIn = Card(unreadableAt: path) { insert(standIn) }
         }
+    }
+
+    /// Whether the card at `path` could not be read the last time its file changed.
+    func isUnreadable(_ path: String) -> Bool {
+        problems[path] != nil
     }
 
     /// The number of cards on the board, collapsed columns included.
@@ -86,9 +94,13 @@ struct LiveBoard: Sendable {
     /// its place at the new one; a card another change put back reads back in its place.
     mutating func apply(_ change: BoardChange) {
         if let previous = change.previous { removeCard(atPath: previous.path) }
-        for path in change.removedPaths { removeCard(atPath: path) }
+        for path in change.removedPaths {
+            removeCard(atPath: path)
+            problems[path] = nil
+        }
         if let card = change.card {
             removeCard(atPath: card.path)
+            problems[card.path] = nil
             if !card.isArchived { insert(card) }
         }
     }
@@ -102,9 +114,18 @@ struct LiveBoard: Sendable {
             return .rootLost(event.message ?? "the board directory went away")
         case .invalid:
             if let path = event.path {
-                removeCard(atPath: path)
                 let location = event.location.map(String.init(describing:)) ?? path
                 problems[path] = "\(location): \(event.message ?? "the card cannot be read")"
+                // Kept in place, as last read, so that it can be opened and fixed.
+                if self.location(ofPath: path) == nil {
+                    if var last = event.card, !last.isArchived, Self.columnID(ofPath: path) == last.column {
+                        last.path = path
+                        insert(last)
+                    } else if let standIn = Card(unreadableAt: path) {
+                        if columnIndex(ofID: standIn.column) == nil { return .needsReload }
+                        insert(standIn)
+                    }
+                }
             }
         case .deleted, .archived, .created, .modified, .moved, .renamed, .unarchived:
             for path in [event.previousPath, event.path].compactMap({ $0 }) {

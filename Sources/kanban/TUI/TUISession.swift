@@ -187,6 +187,8 @@ final class TUISession {
             state.say(message)
         case .success(.unreadable(let error)):
             state.say(ChangeRunner.describe(error) + "; the file is kept as you wrote it", isError: true)
+        case .success(.removed):
+            state.say(EditCommand.removedMessage(card.path), isError: true)
         case .failure(let error):
             state.say(ChangeRunner.describe(error), isError: true)
         }

@@ -64,10 +64,16 @@ extension TUIState {
             : layout.renderer.header(for: content, count: countText, width: width)
 
         let selected = isSelected && selection.path != nil && cards.indices.contains(selection.index) ? selection.index : nil
+        // A card whose file cannot be read is shown as last read, marked, so that `e` can open it.
+        func cardLines(of card: Card, renderer: BoardRenderer) -> [String] {
+            let lines = renderer.cardLines(of: card, width: width, labels: layout.labels)
+            guard board.isUnreadable(card.path) else { return lines }
+            return lines + [renderer.stylist.apply(.red, to: "unreadable: e to fix".truncated(toWidth: width))]
+        }
         var heights: [Int: Int] = [:]
         func height(of card: Int) -> Int {
             if let known = heights[card] { return known }
-            let count = layout.renderer.cardLines(of: cards[card], width: width, labels: layout.labels).count
+            let count = cardLines(of: cards[card], renderer: layout.renderer).count
             heights[card] = count
             return count
         }
@@ -82,10 +88,9 @@ extension TUIState {
         while index < cards.count && lines.count < areaRows {
             if index > top { lines.append("") }
             if index == selected {
-                lines += layout.plainRenderer.cardLines(of: cards[index], width: width, labels: layout.labels)
-                    .map { layout.highlighted($0, width: width) }
+                lines += cardLines(of: cards[index], renderer: layout.plainRenderer).map { layout.highlighted($0, width: width) }
             } else {
-                lines += layout.renderer.cardLines(of: cards[index], width: width, labels: layout.labels)
+                lines += cardLines(of: cards[index], renderer: layout.renderer)
             }
             if lines.count <= areaRows { fullyShown = index + 1 }
             index += 1
@@ -219,7 +224,7 @@ extension TUIState {
         var note: String?
         if filter.matches != nil, let filtered = filteredCards {
             let count = filtered.reduce(0) { $0 + $1.count }
-            note = "\(count) of \(board.cardCount) cards match"
+            note = "\(count) of \(board.cardCount) \(board.cardCount == 1 ? "card" : "cards") \(count == 1 ? "matches" : "match")"
         }
         if let problem = filter.problem { note = (note.map { $0 + "; " } ?? "") + problem }
         return note

@@ -55,15 +55,15 @@ enum UndoEntry: Hashable, Sendable {
         }
     }
 
-    /// What undoing it does, for the status line: `undid: move of "Fix login"`.
+    /// The change, for the status line after `undid`: `moving "Fix login"`.
     var summary: String {
         switch self {
-        case .moved(_, let title, _, _): return "move of \"\(title)\""
+        case .moved(_, let title, _, _): return "moving \"\(title)\""
         case .created(_, let title): return "adding \"\(title)\""
-        case .retitled(_, let title): return "retitle of \"\(title)\""
-        case .labelled(_, let title, let label, let isAdded): return "\(isAdded ? "label" : "unlabel") \(label) of \"\(title)\""
-        case .archived(_, let title, _, _): return "archive of \"\(title)\""
-        case .deleted(_, _, let title, _): return "delete of \"\(title)\""
+        case .retitled(_, let title): return "retitling \"\(title)\""
+        case .labelled(_, let title, let label, let isAdded): return isAdded ? "putting label \(label) on \"\(title)\"" : "taking label \(label) off \"\(title)\""
+        case .archived(_, let title, _, _): return "archiving \"\(title)\""
+        case .deleted(_, _, let title, _): return "deleting \"\(title)\""
         }
     }
 }

@@ -1,7 +1,7 @@
 /// A combination of text attributes and colours, applied through a `Stylist`.
 ///
 /// Combine styles with `+`; the right-hand side's colours win:
-/// `stylist.apply(.bold + .red, to: "Error:")`.
+/// `stylist.apply(.bold + .red, to: "error:")`.
 struct TextStyle: Hashable, Sendable {
     /// Heavier text (SGR 1).
     var isBold = false

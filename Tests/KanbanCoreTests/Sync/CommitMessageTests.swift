@@ -57,6 +57,12 @@ extension SyncTests {
             #expect(message.trailers == [CommitTrailer("Card", "fix-login-bug"), CommitTrailer("Card", "write-docs")])
         }
 
+        /// Issue 20 #11: one card and board settings was "Add 1 cards to Done and board settings".
+        @Test func countsOneCardInTheSingular() throws {
+            let message = try #require(CommitMessage(describing: [event(.added, "Write docs")], boardFileChanged: true, board: board))
+            #expect(message.subject == "Add 1 card to Done and board settings")
+        }
+
         @Test func summarisesMixedEventsAndBoardSettings() throws {
             var added = event(.added, "Write docs", column: "todo")
             added.slug = "write-docs"

@@ -54,6 +54,37 @@ import Testing
         #expect(run(&engine, [path], quiet: true).events.summaries == ["modified fix-login"])
     }
 
+    /// Waits until the file system's clock has moved past the status-change time of `path` (relative to the board),
+    /// so that the next change gets a later one (ctime ticks coarsely on some kernels).
+    func waitForTheClock(after path: String, in board: WatchedBoard) throws {
+        let last = try #require(SystemCalls.linkStamp(board.path(path))).changed
+        let probe = board.parent + "/clock-probe"
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            try FileSystemTestSupport.write("tick", to: probe)
+            if let stamp = SystemCalls.linkStamp(probe), stamp.changed > last { return }
+        }
+        Issue.record("the file system's clock did not move past \(path)'s ctime")
+    }
+
+    /// Issue 20 #9: the events of one round come in the order the changes happened, not sorted by path.
+    @Test func theEventsOfARoundAreInTheOrderTheChangesHappened() throws {
+        let board = try WatchedBoard()
+        var engine = makeEngine(board)
+        try board.write(WatchedBoard.cardText(title: "Write the docs", column: "todo"), to: "cards/todo/write-docs.md")
+        try waitForTheClock(after: "cards/todo/write-docs.md", in: board)
+        try board.write(WatchedBoard.cardText(title: "added", column: "doing"), to: "cards/doing/added.md")
+        try waitForTheClock(after: "cards/doing/added.md", in: board)
+        try board.remove("cards/doing/ship-it.md")
+        try waitForTheClock(after: "cards/doing", in: board)
+        try board.rename("cards/todo/fix-login.md", "cards/done/fix-login.md")
+        let paths = ["cards/todo/write-docs.md", "cards/doing/added.md", "cards/doing/ship-it.md", "cards/todo/fix-login.md",
+                     "cards/done/fix-login.md"]
+        #expect(run(&engine, paths, quiet: true).events.summaries == [
+            "modified write-docs", "created added", "deleted ship-it", "moved fix-login",
+        ])
+    }
+
     @Test func aDeletionInARoundThatIsNotQuietIsHeldUntilQuiet() throws {
         let board = try WatchedBoard()
         var engine = makeEngine(board)

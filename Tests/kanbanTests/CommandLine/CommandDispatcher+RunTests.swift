@@ -77,7 +77,7 @@ import Testing
         #expect(try run("lsit", streams: streams) == .usage)
         let (output, error) = streams.read()
         #expect(output == "")
-        #expect(error.hasPrefix("Error: unknown command 'lsit'\nDid you mean 'list'?\nUsage: kanban "))
+        #expect(error.hasPrefix("error: unknown command 'lsit'\nDid you mean 'list'?\nUsage: kanban "))
     }
 
     @Test func printsUsageErrorsThrownByTheCommand() throws {
@@ -89,7 +89,7 @@ import Testing
         #expect(code == .usage)
         #expect(
             streams.read().error
-                == "Error: card 'x' is ambiguous\nUsage: kanban show <card>\n  See 'kanban show --help'.\n")
+                == "error: card 'x' is ambiguous\nUsage: kanban show <card>\n  See 'kanban show --help'.\n")
     }
 
     @Test func passesOtherErrorsOn() throws {

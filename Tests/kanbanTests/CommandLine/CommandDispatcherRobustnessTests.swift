@@ -42,7 +42,7 @@ import Testing
                 }
             } catch {
                 let text = error.rendered(width: Int.random(in: 0...120, using: &generator))
-                #expect(text.hasPrefix("Error: "), "\(tokens)")
+                #expect(text.hasPrefix("error: "), "\(tokens)")
             }
         }
     }

@@ -7,7 +7,7 @@ import Testing
         let error = try SampleCommands.error("list --colum x")
         #expect(
             error.rendered(width: 120) == """
-                Error: unknown option '--colum'
+                error: unknown option '--colum'
                 Did you mean '--column'?
                 Usage: kanban list [--column <id>]... [--label <id>]... [--archived | --all] [--limit <count>] [--verbose]
                   See 'kanban list --help'.
@@ -19,7 +19,7 @@ import Testing
         let error = try SampleCommands.error("list --colum x")
         #expect(
             error.rendered(width: 60) == """
-                Error: unknown option '--colum'
+                error: unknown option '--colum'
                 Did you mean '--column'?
                 Usage: kanban list [--column <id>]... [--label <id>]...
                                    [--archived | --all] [--limit <count>]
@@ -33,7 +33,7 @@ import Testing
         let error = try SampleCommands.error("show")
         #expect(
             error.description == """
-                Error: missing argument '<card>'
+                error: missing argument '<card>'
                 Usage: kanban show <card>
                   See 'kanban show --help'.
 
@@ -43,7 +43,7 @@ import Testing
     @Test func rendersTheUnknownCommandError() throws {
         let error = try SampleCommands.error("lsit")
         let lines = error.rendered(width: 200).split(separator: "\n")
-        #expect(lines.first == "Error: unknown command 'lsit'")
+        #expect(lines.first == "error: unknown command 'lsit'")
         #expect(lines.dropFirst().first == "Did you mean 'list'?")
         #expect(lines.last == "  See 'kanban --help'.")
     }
@@ -51,6 +51,6 @@ import Testing
     @Test func stylesTheErrorLabelWhenColourIsOn() {
         let error = UsageError("bad", commandPath: ["kanban"])
         let text = error.rendered(stylist: Stylist(isEnabled: true))
-        #expect(text.hasPrefix("\u{1B}[1;31mError:\u{1B}[0m bad\n"))
+        #expect(text.hasPrefix("\u{1B}[1;31merror:\u{1B}[0m bad\n"))
     }
 }

@@ -148,7 +148,7 @@ import Testing
         try withTemporaryBoard(.simple) { board throws in
             let result = try board.run(["add", "X", "--top", "--bottom"])
             #expect(result.status == 64, "\(result)")
-            #expect(result.stderr.hasPrefix("Error: "), "\(result)")
+            #expect(result.stderr.hasPrefix("error: "), "\(result)")
             #expect(try board.entries("cards/todo").isEmpty)
         }
     }
@@ -218,7 +218,7 @@ import Testing
             let result = try board.run(["add", "X", "--body-file", "no-such-file.md"])
             #expect(result.status == 1, "\(result)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr == "error: cannot read body file 'no-such-file.md'\n")
+            #expect(result.stderr == "error: cannot read body file 'no-such-file.md': No such file or directory\n")
             #expect(try board.entries("cards/todo").isEmpty)
         }
     }
@@ -344,6 +344,16 @@ import Testing
             let text = try board.text("cards/todo/edit-me.md")
             #expect(text.hasSuffix(TemporaryBoard.simpleTemplate + "\nAdded by the editor."), "\(text)")
             #expect(try board.showJSON("edit-me").body == TemporaryBoard.simpleTemplate + "\nAdded by the editor.")
+        }
+    }
+
+    @Test func editSaysWhenTheEditorDeletedTheNewCard() throws {
+        try withTemporaryBoard(.simple) { board throws in
+            let editor = try board.script(named: "remove.sh", #"rm "$1""#)
+            let result = try board.run(["add", "Edit me", "--edit"], environment: ["EDITOR": editor])
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr == "error: the editor deleted 'cards/todo/edit-me.md'; the card is gone\n", "\(result)")
+            #expect(try board.entries("cards/todo").isEmpty)
         }
     }
 }

@@ -93,6 +93,23 @@ import Testing
         }
     }
 
+    /// Issue 20 #11: the message states the rule the id broke.
+    @Test(arguments: [
+        (".hidden", "error: '.hidden' cannot be a column id: it must start with a letter or digit"),
+        (String(repeating: "a", count: 65), "error: '\(String(repeating: "a", count: 65))' cannot be a column id: it is 65 characters long, and at most 64 are allowed"),
+        ("to do", "error: 'to do' cannot be a column id: U+20 is not allowed"),
+    ])
+    func rejectsAnIDThatBreaksARuleAndSaysWhich(id: String, message: String) throws {
+        try withTemporaryBoard(.sample) { board throws in
+            let result = try board.run(["column", "add", id, "Name"])
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.hasPrefix(message), "\(result)")
+            let initialized = try board.run(["init", "other", "--columns", "\(id):Name"])
+            #expect(initialized.status == 64, "\(initialized)")
+            #expect(initialized.stderr.hasPrefix(message), "\(initialized)")
+        }
+    }
+
     @Test func keepsANameThatNeedsQuoting() throws {
         try withTemporaryBoard(.sample) { board throws in
             let name = "Quality: \"A\" #1"
@@ -288,7 +305,7 @@ import Testing
             let result = try board.run(arguments)
             #expect(result.status == 64, "\(result)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr.hasPrefix("Error: "), "\(result)")
+            #expect(result.stderr.hasPrefix("error: "), "\(result)")
             #expect(try board.files() == before)
         }
     }

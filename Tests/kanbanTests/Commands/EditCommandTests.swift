@@ -28,6 +28,16 @@ import Testing
         }
     }
 
+    @Test func anEditorThatDeletesTheFileIsReported() throws {
+        try withTemporaryBoard(.sample) { board throws in
+            let editor = try board.script(named: "remove.sh", #"rm "$1""#)
+            let result = try board.run(["edit", "press-kit"], environment: ["EDITOR": editor])
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr == "error: the editor deleted '\(Self.card)'; the card is gone\n", "\(result)")
+            #expect(!result.stderr.contains("kanban edit"))
+        }
+    }
+
     @Test func anEditorThatBreaksTheFrontmatterIsReportedAndItsTextKept() throws {
         try withTemporaryBoard(.sample) { board throws in
             let broken = "---\ntitle: Press kit and screenshots\ncolumn: todo\nposition: w\n\nThe closing line is gone.\n"

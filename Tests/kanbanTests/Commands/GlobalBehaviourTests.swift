@@ -69,7 +69,7 @@ import Testing
             let result = try KanbanProcess.run(["help", "mvoe"], in: directory)
             #expect(result.status == 64, "\(result)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr.hasPrefix("Error: unknown command 'mvoe'\nDid you mean 'move'?\n"), "\(result)")
+            #expect(result.stderr.hasPrefix("error: unknown command 'mvoe'\nDid you mean 'move'?\n"), "\(result)")
         }
     }
 
@@ -90,7 +90,7 @@ import Testing
             #expect(result.status == 64, "\(result)")
             #expect(result.stdout.isEmpty)
             let lines = result.stderr.lines
-            #expect(lines.first == "Error: unknown command 'lsit'")
+            #expect(lines.first == "error: unknown command 'lsit'")
             #expect(lines.dropFirst().first == "Did you mean 'list'?")
             #expect(lines.contains { $0.hasPrefix("Usage: kanban ") }, "\(result)")
             #expect(lines.last == "  See 'kanban --help'.")
@@ -104,7 +104,7 @@ import Testing
             #expect(result.status == 64, "\(result)")
             #expect(result.stdout.isEmpty)
             let lines = result.stderr.lines
-            #expect(lines.first == "Error: unknown option '--colum'")
+            #expect(lines.first == "error: unknown option '--colum'")
             #expect(lines.dropFirst().first == "Did you mean '--column'?")
             #expect(lines.dropFirst(2).first?.hasPrefix("Usage: kanban list [--column <id>]") == true, "\(result)")
             #expect(lines.last == "  See 'kanban list --help'.")
@@ -128,7 +128,7 @@ import Testing
                 let result = try board.run(arguments)
                 #expect(result.status == 64, "\(arguments): \(result)")
                 #expect(result.stdout.isEmpty, "\(arguments)")
-                #expect(result.stderr.hasPrefix("Error: "), "\(arguments): \(result)")
+                #expect(result.stderr.hasPrefix("error: "), "\(arguments): \(result)")
             }
             #expect(try board.files() == before)
         }
@@ -186,6 +186,14 @@ import Testing
             #expect(relative.status == 0, "\(relative)")
             #expect(relative.stdout == "board/cards/backlog/from-elsewhere.md\n")
             #expect(board.exists("cards/backlog/from-elsewhere.md"))
+        }
+    }
+
+    @Test func namesKANBAN_BOARDWhenItNamesNoBoard() throws {
+        try withTemporaryBoard(.sample) { board throws in
+            let result = try KanbanProcess.run(["list"], in: board.root, environment: ["KANBAN_BOARD": "/nonexistent"])
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.hasPrefix("error: KANBAN_BOARD names no board: no board at '/nonexistent': the directory does not exist"), "\(result)")
         }
     }
 

@@ -121,7 +121,7 @@ import Testing
             let result = try KanbanProcess.run(["init", "new"] + arguments, in: directory)
             #expect(result.status == 64, "\(result)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr.hasPrefix("Error: "), "\(result)")
+            #expect(result.stderr.hasPrefix("error: "), "\(result)")
             #expect(result.stderr.contains("Usage: kanban init"), "\(result)")
             #expect(!FileManager.default.fileExists(atPath: directory + "/new"), "nothing may be created")
         }
@@ -155,7 +155,7 @@ import Testing
             let result = try KanbanProcess.run(["init", "new"] + arguments, in: directory)
             #expect(result.status == 64, "\(result)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr.hasPrefix("Error: "), "\(result)")
+            #expect(result.stderr.hasPrefix("error: "), "\(result)")
             #expect(!FileManager.default.fileExists(atPath: directory + "/new"), "nothing may be created")
             #expect(!FileManager.default.fileExists(atPath: directory + "/escape"), "nothing may be created outside")
         }

@@ -243,7 +243,7 @@ import Testing
             let result = try board.run(arguments)
             #expect(result.status == 64, "\(result)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr.hasPrefix("Error: "), "\(result)")
+            #expect(result.stderr.hasPrefix("error: "), "\(result)")
             #expect(try board.files() == before)
         }
     }

@@ -179,7 +179,7 @@ import Testing
             let both = try board.run(["list", "--all", "--archived"])
             #expect(both.status == 64, "\(both)")
             #expect(both.stdout.isEmpty)
-            #expect(both.stderr.hasPrefix("Error: "), "\(both)")
+            #expect(both.stderr.hasPrefix("error: "), "\(both)")
         }
     }
 

@@ -136,7 +136,7 @@ import Testing
             let before = try board.files()
             let result = try board.run(["move", "press-kit-and-screenshots", "new-app-icon", "done"])
             #expect(result.status == 64, "\(result)")
-            #expect(result.stderr.hasPrefix("Error: to move several cards, name the column with --to"), "\(result)")
+            #expect(result.stderr.hasPrefix("error: to move several cards, name the column with --to"), "\(result)")
             #expect(try board.files() == before)
         }
     }
@@ -174,7 +174,7 @@ import Testing
             let result = try board.run(["move", "press-kit-and-screenshots", "--top", "--bottom"])
             #expect(result.status == 64, "\(result)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr.hasPrefix("Error: "), "\(result)")
+            #expect(result.stderr.hasPrefix("error: "), "\(result)")
             #expect(result.stderr.contains("--top"), "\(result)")
             #expect(result.stderr.contains("--bottom"), "\(result)")
             #expect(try board.files() == before)
@@ -187,7 +187,7 @@ import Testing
             let result = try board.run(["move", "press-kit-and-screenshots"])
             #expect(result.status == 64, "\(result)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr.hasPrefix("Error: say where to: a column, --to, --top, --bottom, --before or --after"), "\(result)")
+            #expect(result.stderr.hasPrefix("error: say where to: a column, --to, --top, --bottom, --before or --after"), "\(result)")
             #expect(result.stderr.contains("Usage: kanban move <card> [<column>]"), "\(result)")
 
             let nothing = try board.run(["move"])

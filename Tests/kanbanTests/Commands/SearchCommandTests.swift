@@ -184,7 +184,7 @@ import Testing
             let result = try board.run(["search"] + arguments)
             #expect(result.status == 64, "\(result)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr.hasPrefix("Error: "), "\(result)")
+            #expect(result.stderr.hasPrefix("error: "), "\(result)")
             #expect(result.stderr.contains("Usage: kanban search"), "\(result)")
         }
     }
@@ -194,7 +194,7 @@ import Testing
             let result = try board.run(["search", "--regex", "(unclosed"])
             #expect(result.status == 64, "\(result)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr.hasPrefix("Error: invalid regular expression '(unclosed'"), "\(result)")
+            #expect(result.stderr.hasPrefix("error: invalid regular expression '(unclosed'"), "\(result)")
             #expect(result.stderr.contains("Usage: kanban search"), "\(result)")
         }
     }

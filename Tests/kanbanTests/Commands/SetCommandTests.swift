@@ -200,7 +200,7 @@ import Testing
             let none = try board.run(["set", Self.rawSlug])
             #expect(none.status == 64, "\(none)")
             #expect(none.stdout.isEmpty)
-            #expect(none.stderr.hasPrefix("Error: nothing to change"), "\(none)")
+            #expect(none.stderr.hasPrefix("error: nothing to change"), "\(none)")
             #expect(none.stderr.contains("Usage: kanban set"), "\(none)")
 
             let malformed = try board.run(["set", Self.rawSlug, "--field", "due"])

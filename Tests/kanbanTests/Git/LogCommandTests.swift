@@ -55,10 +55,72 @@ extension GitTests {
                 #expect(result.stdout.lines.count == 2)
                 #expect(result.stdout.lines.first?.contains("Delete \"Gone soon\"") == true)
 
-                let never = try workspace.kanban(["log", "never-existed"], in: ana)
-                #expect(never.status == 0)
+            }
+        }
+
+        @Test func failsOnANameNoCardEverHadAndSuggestsTheClosest() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                #expect(try workspace.kanban(["add", "Fix login bug", "--commit"], in: ana).status == 0)
+                let never = try workspace.kanban(["log", "fix-logn-bug"], in: ana)
+                #expect(never.status == 1, "\(never)")
                 #expect(never.stdout.isEmpty)
-                #expect(never.stderr == "no commit touches 'never-existed' yet\n")
+                #expect(never.stderr.lines == ["error: no card on the board or in its history matches 'fix-logn-bug'",
+                                               "  Did you mean: fix-login-bug?"], "\(never)")
+                // A card on the board not committed yet is no error.
+                #expect(try workspace.kanban(["add", "Not yet"], in: ana).status == 0)
+                let uncommitted = try workspace.kanban(["log", "not-yet"], in: ana)
+                #expect(uncommitted.status == 0, "\(uncommitted)")
+                #expect(uncommitted.stderr == "no commit touches 'not-yet' yet\n")
+            }
+        }
+
+        @Test func followsTheCardAcrossAGitMvOfItsFile() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                #expect(try workspace.kanban(["add", "Fix login", "--commit"], in: ana).status == 0)
+                #expect(try workspace.kanban(["move", "fix-login", "in-progress", "--commit"], in: ana).status == 0)
+                try workspace.git(["mv", "cards/in-progress/fix-login.md", "cards/in-progress/fix-login-bug.md"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "Rename the card"], in: ana)
+                #expect(try workspace.kanban(["move", "fix-login-bug", "done", "--commit"], in: ana).status == 0)
+                let result = try workspace.kanban(["log", "fix-login-bug"], in: ana)
+                #expect(result.status == 0, "\(result)")
+                #expect(result.stdout.lines.map { $0.dropFirst(19).replacingOccurrences(of: " (Ana Lee)", with: "") } == [
+                    "Move \"Fix login\" from In Progress to Done",
+                    "Rename the card",
+                    "Move \"Fix login\" from To Do to In Progress",
+                    "Add \"Fix login\" to To Do",
+                ], "\(result)")
+            }
+        }
+
+        /// Two cards added under one slug on two clones: the sync's merge gives one a new slug, and its log goes on
+        /// under the old one.
+        @Test func followsTheCardAcrossASlugASyncGaveIt() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard()
+                #expect(try workspace.kanban(["add", "Write docs", "--commit"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.kanban(["add", "Write docs", "--column", "done", "--commit"], in: ben).status == 0)
+                #expect(try workspace.kanban(["move", "write-docs", "in-progress", "--commit"], in: ben).status == 0)
+                let synced = try workspace.kanban(["sync"], in: ben)
+                #expect(synced.status == 0, "\(synced)")
+                let renamed = try #require(try workspace.git(["ls-files", "cards"], in: ben).split(separator: "\n")
+                    .map(String.init).first { $0.contains("write-docs-") }, "\(synced)")
+                let slug = String(try #require(renamed.split(separator: "/").last).dropLast(3))
+                let result = try workspace.kanban(["log", slug], in: ben)
+                #expect(result.status == 0, "\(result)")
+                let summaries = result.stdout.lines.map { String($0.dropFirst(19)) }
+                // Cards created in the same second are told apart by their bytes: either may be the one renamed.
+                if renamed.hasPrefix("cards/todo/") {
+                    #expect(summaries.last == "Add \"Write docs\" to To Do (Ana Lee)", "\(result)")
+                    #expect(!summaries.contains { $0.contains("Done") }, "\(result)")
+                } else {
+                    #expect(summaries.last == "Add \"Write docs\" to Done (Ben Ode)", "\(result)")
+                    #expect(summaries.contains("Move \"Write docs\" from Done to In Progress (Ben Ode)"), "\(result)")
+                    #expect(!summaries.contains { $0.contains("Ana Lee") }, "\(result)")
+                }
+                #expect(summaries.filter { $0.hasPrefix("Add ") }.count == 1, "\(result)")
             }
         }
 

@@ -171,7 +171,9 @@ extension GitTests {
                 ])
                 #expect(clock.now - start < .seconds(20))
                 #expect(result.status == 1)
-                #expect(result.stderr.contains("error: the remote 'origin' did not answer within 2 s; nothing was changed"))
+                // Issue 20 #11: the sync's own commit was a change, so not "nothing was changed".
+                #expect(result.stderr.contains("error: the remote 'origin' did not answer within 2 s; nothing was pulled or pushed"), "\(result)")
+                #expect(!result.stderr.contains("nothing was changed"), "\(result)")
                 #expect(result.stderr.contains("Your board changes are committed locally"))
                 #expect(try workspace.subjects(in: ana).first == "Add \"Offline work\" to To Do")
             }
@@ -237,13 +239,151 @@ extension GitTests {
                 #expect(try workspace.kanban(["add", "Mine"], in: ben).status == 0)
                 let result = try workspace.kanban(["sync"], in: ben)
                 #expect(result.status == 2, "\(result)")
-                #expect(result.stderr.contains("error: your changes and the upstream's conflict in files outside the board: plan.txt; nothing was changed"),
+                #expect(result.stderr.contains("error: your changes and the upstream's conflict in files outside the board: plan.txt; nothing was pulled or pushed"),
                         "\(result)")
                 // Ben's card change is committed (sync commits first), and nothing else moved.
                 #expect(try workspace.subjects(in: ben, count: 2) == ["Add \"Mine\" to To Do", "Plan"])
                 #expect(try workspace.read(ben + "/plan.txt") == "ben's plan\n")
                 #expect(try workspace.git(["status", "--porcelain"], in: ben) == "")
                 #expect(!workspace.exists(ben + "/.git/MERGE_HEAD"))
+            }
+        }
+
+        /// Untracked files where the incoming commits add files stop the pull; `git stash` would not move them, so the
+        /// advice names them and gives commands that do, with or without a local commit to merge.
+        @Test(arguments: [false, true]) func namesUntrackedFilesInTheWayAndAdvisesWhatWorks(withLocalCommit: Bool) throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                try workspace.write("ana's notes\n", to: ana + "/notes/plan it.txt")
+                try workspace.git(["add", "notes"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "Notes"], in: ana)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                try workspace.write("ben's own notes\n", to: ben + "/notes/plan it.txt")
+                if withLocalCommit {
+                    #expect(try workspace.kanban(["add", "Mine", "--commit"], in: ben).status == 0)
+                }
+                let stopped = try workspace.kanban(["sync"], in: ben)
+                #expect(stopped.status == 1, "\(stopped)")
+                #expect(stopped.stderr.contains("error: an untracked file is in the way of files the incoming commits add: notes/plan it.txt; nothing was changed"),
+                        "\(stopped)")
+                #expect(!stopped.stderr.contains("git stash"), "\(stopped)")
+                let advice = stopped.stderr.lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("mv ") }
+                #expect(advice == ["mv -n '\(ben)/notes/plan it.txt' '\(ben)/notes/plan it.txt.mine'"], "\(stopped)")
+                #expect(try workspace.read(ben + "/notes/plan it.txt") == "ben's own notes\n")
+
+                let shell = Process()
+                shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+                shell.arguments = ["-c", advice.joined(separator: "\n")]
+                try shell.run()
+                shell.waitUntilExit()
+                #expect(shell.terminationStatus == 0)
+                let synced = try workspace.kanban(["sync"], in: ben)
+                #expect(synced.status == 0, "\(synced)")
+                // Issue 20 #11: one commit is "it", not "them".
+                #expect(synced.stdout.lines.first == (withLocalCommit ? "pulled 1 commit from origin/main and merged it with your commit"
+                                                                      : "pulled 1 commit from origin/main"), "\(synced)")
+                #expect(try workspace.read(ben + "/notes/plan it.txt") == "ana's notes\n")
+                #expect(try workspace.read(ben + "/notes/plan it.txt.mine") == "ben's own notes\n")
+            }
+        }
+
+        /// A plain `git pull` (no merge driver) stopped on a card both changed: `status` says what `sync` does, and
+        /// `sync` merges the card by the rules and finishes the merge.
+        @Test func finishesAPlainGitMergeThatStoppedOnACard() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard()
+                #expect(try workspace.kanban(["add", "Shared card", "--commit"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ben).status == 0)
+                #expect(try workspace.kanban(["set", "shared-card", "--body", "ana's text", "--commit"], in: ana).status == 0)
+                #expect(try workspace.kanban(["add", "From Ana", "--commit"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.kanban(["set", "shared-card", "--body", "ben's text", "--commit"], in: ben).status == 0)
+                #expect(try workspace.run(["pull", "--no-rebase", "--quiet"], in: ben).status != 0)
+                #expect(workspace.exists(ben + "/.git/MERGE_HEAD"))
+
+                let status = try workspace.kanban(["status"], in: ben)
+                #expect(status.status == 0, "\(status)")
+                #expect(status.stdout.contains("A git merge is in progress: 'kanban sync' merges the cards git stopped on, card by card, and finishes the merge (or give it up with 'git merge --abort')."),
+                        "\(status)")
+                #expect(status.stdout.lines.contains("Cards git could not merge:"), "\(status)")
+                #expect(!status.stdout.contains("Uncommitted board changes:"), "\(status)")
+                #expect(!status.stdout.contains("Commit them with"), "\(status)")
+                let lines = status.stdout.lines
+                for (index, line) in lines.enumerated() where line.hasSuffix(":") && !line.hasPrefix(" ") {
+                    #expect(index + 1 < lines.count && lines[index + 1].hasPrefix("  "), "an empty heading: \(line)\n\(status)")
+                }
+
+                let synced = try workspace.kanban(["sync"], in: ben)
+                #expect(synced.status == 0, "\(synced)")
+                #expect(synced.stdout.lines.first == "finished the git merge that stopped on 1 card, merging card by card", "\(synced)")
+                #expect(synced.stderr.contains("warning: shared-card: both sides changed the same lines"), "\(synced)")
+                #expect(!workspace.exists(ben + "/.git/MERGE_HEAD"))
+                #expect(try workspace.git(["status", "--porcelain"], in: ben) == "")
+                let card = try workspace.read(ben + "/cards/todo/shared-card.md")
+                #expect(card.contains("ben's text") && card.contains("ana's text") && !card.contains("<<<<<<<"), "\(card)")
+                #expect(workspace.exists(ben + "/cards/todo/from-ana.md"))
+                #expect(try workspace.git(["rev-list", "--count", "--merges", "HEAD"], in: ben) == "1")
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.read(ana + "/cards/todo/shared-card.md") == card)
+            }
+        }
+
+        /// Two different cards added under one name on two clones stop a plain `git pull` (add/add); `sync` keeps both.
+        @Test func finishesAPlainGitMergeThatStoppedOnTwoCardsAddedUnderOneName() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard()
+                #expect(try workspace.kanban(["add", "Write docs", "--body", "Ana's plan.", "--commit"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.kanban(["add", "Write docs", "--body", "Ben's plan.", "--commit"], in: ben).status == 0)
+                #expect(try workspace.run(["pull", "--no-rebase", "--quiet"], in: ben).status != 0)
+                let synced = try workspace.kanban(["sync"], in: ben)
+                #expect(synced.status == 0, "\(synced)")
+                #expect(!workspace.exists(ben + "/.git/MERGE_HEAD"))
+                let files = try workspace.git(["ls-files", "cards/todo"], in: ben).split(separator: "\n").map(String.init)
+                #expect(files.count == 2, "\(files)\n\(synced)")
+                let texts = try files.map { try workspace.read(ben + "/" + $0) }
+                #expect(texts.contains { $0.contains("Ana's plan.") } && texts.contains { $0.contains("Ben's plan.") }, "\(texts)")
+                #expect(!texts.contains { $0.contains("<<<<<<<") })
+                #expect(try workspace.git(["status", "--porcelain"], in: ben) == "")
+            }
+        }
+
+        /// When git also stopped on files outside the board, `status` and `sync` say to resolve those; then `sync`
+        /// finishes the merge.
+        @Test func saysWhatToDoWhenAPlainGitMergeStoppedOutsideTheBoardToo() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard()
+                #expect(try workspace.kanban(["add", "Shared card", "--commit"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ben).status == 0)
+                for (clone, name) in [(ana, "ana"), (ben, "ben")] {
+                    try workspace.write("\(name)'s plan\n", to: clone + "/plan.txt")
+                    try workspace.git(["add", "plan.txt"], in: clone)
+                    try workspace.git(["commit", "--quiet", "-m", "Plan"], in: clone)
+                    #expect(try workspace.kanban(["set", "shared-card", "--body", "\(name)'s text", "--commit"], in: clone).status == 0)
+                }
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                #expect(try workspace.run(["pull", "--no-rebase", "--quiet"], in: ben).status != 0)
+
+                let status = try workspace.kanban(["status"], in: ben)
+                #expect(status.stdout.contains("A git merge is in progress: resolve the files outside the board and 'git add' them; then 'kanban sync' merges the cards card by card and finishes the merge"),
+                        "\(status)")
+                #expect(status.stdout.contains("Unresolved conflicts outside the board (relative to the repository):\n  plan.txt\n"), "\(status)")
+                let stopped = try workspace.kanban(["sync"], in: ben)
+                #expect(stopped.status == 1, "\(stopped)")
+                #expect(stopped.stderr.contains("error: a git merge stopped on conflicts in files outside the board: plan.txt"), "\(stopped)")
+                #expect(stopped.stderr.contains("resolve them and 'git add' them, then run 'kanban sync' again"), "\(stopped)")
+                #expect(workspace.exists(ben + "/.git/MERGE_HEAD"))
+
+                try workspace.write("both plans\n", to: ben + "/plan.txt")
+                try workspace.git(["add", "plan.txt"], in: ben)
+                let synced = try workspace.kanban(["sync"], in: ben)
+                #expect(synced.status == 0, "\(synced)")
+                #expect(!workspace.exists(ben + "/.git/MERGE_HEAD"))
+                #expect(try workspace.git(["show", "HEAD:plan.txt"], in: ben) == "both plans")
+                let card = try workspace.read(ben + "/cards/todo/shared-card.md")
+                #expect(card.contains("ben's text") && card.contains("ana's text") && !card.contains("<<<<<<<"), "\(card)")
             }
         }
 

@@ -23,7 +23,7 @@ import Testing
         let entry = try #require(result.undo, "no undo for \(edit)", sourceLocation: sourceLocation)
         let undone = runner.undo(entry)
         #expect(!undone.isError, "\(undone.message)", sourceLocation: sourceLocation)
-        #expect(undone.message.hasPrefix("undid the "), sourceLocation: sourceLocation)
+        #expect(undone.message.hasPrefix("undid "), sourceLocation: sourceLocation)
         return undone
     }
 
@@ -56,7 +56,8 @@ import Testing
             let result = runner.perform(.create(title: "Ship it", column: "todo", placement: .top), on: live)
             #expect(board.exists("cards/todo/ship-it.md"))
             #expect(result.selecting == "cards/todo/ship-it.md")
-            _ = runner.undo(try #require(result.undo))
+            // Issue 20 #11: it read "undid the adding".
+            #expect(runner.undo(try #require(result.undo)).message == "undid adding \"Ship it\"")
             #expect(!board.exists("cards/todo/ship-it.md"))
         }
     }

@@ -53,15 +53,31 @@ import Testing
         }
     }
 
-    @Test func aFileThatNoLongerParsesLeavesTheBoardAndIsNamed() throws {
+    @Test func aFileThatNoLongerParsesStaysInItsPlaceAndIsNamed() throws {
         try withTemporaryBoard(.sample) { board in
             var (_, live) = try liveBoard(of: board)
             let path = "cards/todo/press-kit-and-screenshots.md"
+            let before = live.slugs("todo")
             let event = WatchEvent(.invalid, path: path, message: "flow list '[' is not closed",
                                    location: SourceLocation(path: path, line: 3, column: 9))
             #expect(live.apply(event) == .applied)
-            #expect(live.card(atPath: path) == nil)
+            #expect(live.card(atPath: path)?.title == "Press kit and screenshots")
+            #expect(live.slugs("todo") == before)
+            #expect(live.problems[path] != nil)
             #expect(live.problems[path] == "\(path):3:9: flow list '[' is not closed")
+        }
+    }
+
+    /// Issue 20 #8: a card unreadable when the board is loaded is shown too, under its file name, so that it can be
+    /// opened and fixed.
+    @Test func aCardUnreadableAtLoadIsShownInItsColumn() throws {
+        try withTemporaryBoard(.sample) { board in
+            try board.write("---\ntitle: Broken\nlabels: [design, marketing\n---\n", to: "cards/todo/broken-card.md")
+            let (_, live) = try liveBoard(of: board)
+            let card = try #require(live.card(atPath: "cards/todo/broken-card.md"))
+            #expect(card.title == "broken-card.md")
+            #expect(live.slugs("todo").last == "broken-card")
+            #expect(live.problems[card.path] != nil)
         }
     }
 

@@ -158,6 +158,8 @@ import Testing
             #expect(state.shownCards(inColumn: 1).isEmpty)
             #expect(state.shownCards(inColumn: 2).map(\.path) == [crash])
             #expect(state.selectedCard == nil, "To Do shows nothing now")
+            let frame = state.frame(size: ScreenSize(columns: 100, rows: 30), stylist: .plain)
+            #expect(frame.rows.last?.contains("1 of 25 cards matches") == true, "\(frame.rows.last ?? "")")
             #expect(keys("\r", &state).isEmpty, "Enter keeps the filter")
             #expect(state.filter?.text == "cr")
             #expect(keys("\u{1B}", &state) == [.clearSearch])
