@@ -1,0 +1,110 @@
+// The live board: GET /api/events as Server-Sent Events, applied card by card. The
+// board, the selection, the scroll positions and the panel's inputs stay as they are;
+// only the cards an event names are moved or redrawn.
+
+import { state, upsertCard, removeCard, locate, select } from "./state.js";
+import { refetchBoard } from "./actions.js";
+import { externalChange, openSlug } from "./panel.js";
+import { toast } from "./ui.js";
+
+const hooks = { afterEvent: [], opened: [] };
+let boardTimer = null;
+let hadError = false;
+
+/// Calls `listener(event)` after each event is applied.
+export function afterEvent(listener) {
+  hooks.afterEvent.push(listener);
+}
+
+/// Opens the stream; `onOpen` is called each time it (re)connects.
+export function connect(onOpen) {
+  const source = new EventSource("/api/events", { withCredentials: true });
+  const status = document.getElementById("live");
+  source.addEventListener("open", () => {
+    status.textContent = "live";
+    status.className = "live on";
+    status.title = "Changes made anywhere appear here as they happen";
+    if (hadError) {
+      // Events may have been missed while the stream was down.
+      hadError = false;
+      refetchBoard();
+    }
+    onOpen?.();
+  });
+  source.addEventListener("error", () => {
+    hadError = true;
+    status.textContent = source.readyState === EventSource.CLOSED ? "offline" : "reconnecting…";
+    status.className = "live off";
+    status.title = "The event stream is down; the board may be out of date";
+  });
+  source.addEventListener("message", (message) => {
+    let event;
+    try {
+      event = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    apply(event);
+  });
+  return source;
+}
+
+function slugOfPath(path) {
+  if (typeof path !== "string") return null;
+  const name = path.split("/").pop();
+  if (!name.endsWith(".md")) return null;
+  const base = name.slice(0, -3);
+  // Archived files are named DATE-slug.md.
+  return path.startsWith("archive/") ? base.replace(/^\d{4}-\d{2}-\d{2}-/, "") : base;
+}
+
+function leaveSelection(slug) {
+  if (state.selected !== slug) return;
+  const where = locate(slug);
+  select(where ? where.next ?? where.previous : null);
+}
+
+export function apply(event) {
+  switch (event.event) {
+    case "board":
+    case "column-added":
+    case "column-removed":
+      clearTimeout(boardTimer);
+      boardTimer = setTimeout(refetchBoard, 30);
+      break;
+    case "deleted":
+    case "archived": {
+      const slug = event.slug ?? slugOfPath(event.path);
+      if (slug) {
+        leaveSelection(slug);
+        removeCard(slug);
+      }
+      break;
+    }
+    case "invalid":
+      toast(`${event.path ?? "a card"}${event.line ? ":" + event.line : ""}: ${event.message ?? "cannot be read"}`, "error");
+      break;
+    case "root-lost":
+      toast("The board's directory went away; the server has stopped watching it.", "error");
+      break;
+    default: {
+      const old = slugOfPath(event.previousPath);
+      if (old && old !== event.slug) {
+        if (state.selected === old) state.selected = event.slug;
+        removeCard(old);
+      }
+      if (event.card) upsertCard(event.card);
+      else if (event.slug && event.event !== "created") refetchBoardSoon();
+    }
+  }
+  const open = openSlug();
+  if (open && (event.slug === open || slugOfPath(event.previousPath) === open || slugOfPath(event.path) === open)) {
+    externalChange(event);
+  }
+  for (const listener of hooks.afterEvent) listener(event);
+}
+
+function refetchBoardSoon() {
+  clearTimeout(boardTimer);
+  boardTimer = setTimeout(refetchBoard, 30);
+}
