@@ -12,7 +12,10 @@ let package = Package(
     targets: [
         .target(name: "KanbanCore"),
         .target(name: "KanbanWatch", dependencies: ["KanbanCore"]),
-        .executableTarget(name: "kanban", dependencies: ["KanbanCore", "KanbanWatch"]),
+        .executableTarget(name: "kanban", dependencies: ["KanbanCore", "KanbanWatch"], plugins: ["EmbedWebAssets"]),
+        // The page `kanban serve` serves (Web/) embedded in the kanban binary at build time.
+        .plugin(name: "EmbedWebAssets", capability: .buildTool(), dependencies: ["kanban-embed"], path: "Plugins/EmbedWebAssets"),
+        .executableTarget(name: "kanban-embed", path: "Tools/kanban-embed"),
         .executableTarget(name: "kanban-bench", dependencies: ["KanbanCore", "KanbanWatch"], path: "Benchmarks/kanban-bench"),
         // The adversaries that attack the guarantees (crash, stress, converge); they drive the kanban binary only.
         .executableTarget(name: "kanban-harness", path: "Harness/kanban-harness"),

@@ -12,7 +12,7 @@ enum KanbanTool {
         SearchCommand.self, EditCommand.self, SetCommand.self, MoveCommand.self, ArchiveCommand.self,
         UnarchiveCommand.self, DeleteCommand.self, ColumnCommand.self, LabelCommand.self, DoctorCommand.self,
         StatusCommand.self, SyncCommand.self, LogCommand.self, GitSetupCommand.self, MergeDriverCommand.self,
-        CompletionCommand.self, CompleteCommand.self, WatchCommand.self, TUICommand.self,
+        CompletionCommand.self, CompleteCommand.self, WatchCommand.self, TUICommand.self, ServeCommand.self,
     ]
 
     static let root = CommandSpec(

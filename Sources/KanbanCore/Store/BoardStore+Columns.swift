@@ -181,6 +181,20 @@ extension BoardStore {
         }
     }
 
+    /// Moves a label to `index` in the label order (the order the app lists them in).
+    @discardableResult
+    public func moveLabel(_ id: String, to index: Int) throws(KanbanError) -> BoardChange {
+        try editBoard { (file: inout BoardFile) throws(KanbanError) in
+            var labels = file.board.labels
+            guard let from = labels.firstIndex(where: { $0.id == id }) else {
+                throw KanbanError(.labelNotFound, "no label '\(id)' on this board", candidates: labels.map(\.id))
+            }
+            let label = labels.remove(at: from)
+            labels.insert(label, at: min(max(index, 0), labels.count))
+            file.setLabels(labels)
+        }
+    }
+
     /// Removes a label from `board.md`; with `strippingCards`, also from every card (active and archived) that has it.
     @discardableResult
     public func removeLabel(_ id: String, strippingCards: Bool = false) throws(KanbanError) -> BoardChange {

@@ -5,15 +5,15 @@ import Darwin
 #endif
 
 /// What a child process did: its exit status and everything it wrote, or that it ran out of time.
-struct SubprocessResult: Sendable {
+package struct SubprocessResult: Sendable {
     /// The exit status; `128 + n` when signal `n` ended the process.
-    var status: Int32
+    package var status: Int32
     /// Everything written to standard output.
-    var output: [UInt8]
+    package var output: [UInt8]
     /// Everything written to standard error.
-    var errorOutput: [UInt8]
+    package var errorOutput: [UInt8]
     /// Whether the time limit ran out and the process group was killed.
-    var timedOut: Bool
+    package var timedOut: Bool
 }
 
 /// Why a child process could not be started.
@@ -35,7 +35,7 @@ package enum Subprocess {
     /// - Parameter input: What the child reads on standard input (from an unlinked temporary file, so that nothing
     ///   can block on a full pipe); `/dev/null` when nil.
     /// - Throws: ``SubprocessStartError`` when no process could be started.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String],
+    package static func run(_ executable: String, _ arguments: [String], environment: [String: String],
                     timeout: Duration, input: [UInt8]? = nil) throws(SubprocessStartError) -> SubprocessResult {
         var inputDescriptor: Int32?
         if let input {

@@ -291,6 +291,11 @@ final class EventPrinter: Sendable {
     /// The event as documented: `{"event", "slug", "title", "column", "from", "to", "path", "previousPath", "changes",
     /// "message", "line", "time"}`, leaving out what does not apply.
     func json(_ event: WatchEvent) -> JSON {
+        Self.json(event)
+    }
+
+    /// ``json(_:)`` for anyone (`kanban serve` sends the same objects as events).
+    static func json(_ event: WatchEvent) -> JSON {
         var members: [String: JSON] = ["event": .string(event.kind.rawValue), "time": .string(Self.utcTimestamp(event.time))]
         if let slug = event.slug { members["slug"] = .string(slug) }
         if let title = event.title { members["title"] = .string(title) }

@@ -1,0 +1,155 @@
+import Foundation
+import KanbanCore
+import KanbanWatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `kanban serve [--port N] [--bind ADDR] [--no-open] [--read-only]`: the board as a web page, live.
+enum ServeCommand: KanbanCommand {
+    static let spec = CommandSpec(
+        name: "serve",
+        abstract: "Serve the board as a live web page on this computer.",
+        discussion: """
+            Serves the board on 127.0.0.1 and prints, as the first line on standard output:
+              serving "<title>" at http://127.0.0.1:PORT/?token=TOKEN
+            and opens that address in a browser when there is a desktop session (--no-open: never). The page \
+            shows the board as SimpleKanban does: drag cards between and within columns, edit a card in its panel, \
+            filter with the 'kanban search' language, the keys of 'kanban tui', undo, and a Sync button. What \
+            anyone changes (an editor, git pull, another kanban, another window) appears as it happens.
+
+            Every change is made with the store calls the commands use and committed as they commit (--commit, \
+            KANBAN_COMMIT=1 or 'autocommit: true' in board.md): one commit per change. An edit names the version \
+            of the card it was made on; when the card changed meanwhile the edit is refused and the page shows both.
+
+            The server answers only requests that carry the token (the first visit with ?token= sets a cookie; \
+            scripts send 'Authorization: Bearer TOKEN') and name this address in Host; a change must be JSON \
+            from the page's own origin. --bind serves on another address (with a warning: anyone who can reach \
+            it and has the token can change the board). Stop it with Ctrl-C (SIGINT) or SIGTERM.
+
+            The JSON API the page uses is in README ("kanban serve").
+
+            Examples:
+              kanban serve
+              kanban serve --port 8080 --no-open --commit
+              kanban serve --read-only          # a wall screen
+            """,
+        usage: "kanban serve [--port <port>] [--bind <address>] [--no-open] [--read-only]",
+        options: [
+            .option("port", short: "p", valueName: "port", help: "The port (default: a free one)."),
+            .option("bind", valueName: "address", help: "The address to listen on (default 127.0.0.1)."),
+            .flag("no-open", help: "Do not open a browser."),
+            .flag("read-only", help: "Serve the board without allowing changes."),
+        ],
+        exitStatuses: [
+            ExitStatusHelp(.success, "Stopped by SIGINT or SIGTERM."),
+            ExitStatusHelp(.failure, "The board could not be served (the port is taken, the board went away)."),
+            ExitStatusHelp(.usage, "Usage error: unknown option or bad value."),
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+        // Before any thread starts, so that every thread inherits the mask: SIGINT and SIGTERM reach sigwait below.
+        let signals = ShutdownSignals.blockInThisThread()
+        var port: UInt16 = 0
+        if let text = arguments.value("port") {
+            guard let value = UInt16(text) else { throw arguments.usageError("invalid value '\(text)' for option '--port'; give a port from 0 to 65535") }
+            port = value
+        }
+        let address = arguments.value("bind") ?? "127.0.0.1"
+        let isLoopback = address == "127.0.0.1" || address == "::1" || address.hasPrefix("127.")
+        guard !address.isEmpty else { throw arguments.usageError("'--bind' needs an address") }
+
+        let store = try context.store()
+        let board = try store.loadBoard()
+        let hub = EventHub()
+        let token = Self.makeToken()
+        let settingsFor = { (port: UInt16) -> ServeApp.Settings in
+            let literal = address.contains(":") ? "[\(address)]" : address
+            var hosts: Set<String> = ["\(literal):\(port)"]
+            if isLoopback { hosts.formUnion(["localhost:\(port)", "127.0.0.1:\(port)", "[::1]:\(port)"]) }
+            return ServeApp.Settings(token: token, allowedHosts: Set(hosts.map { $0.lowercased() }), isReadOnly: arguments.flag("read-only"))
+        }
+        let handlerBox = HandlerBox()
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(address: address, port: port) { request in handlerBox.handle(request) }
+        } catch {
+            throw CommandFailure(message: "cannot serve on \(address):\(port): \(error.message)")
+        }
+        let app = ServeApp(settings: settingsFor(server.port), store: store, context: context, hub: hub)
+        handlerBox.app = app
+
+        let shutdown = ShutdownReason()
+        let errorOutput = context.errorOutput
+        let errorStylist = context.errorStylist
+        let watcher = BoardWatchers.make(
+            for: store, mechanism: .automatic, options: WatchOptions(),
+            onNotice: { notice in
+                let label = errorStylist.apply(.bold + .yellow, to: "warning")
+                errorOutput.writeLine(notice.path.map { "\($0): \(label): \(notice.message)" } ?? "\(label): \(notice.message)")
+                errorOutput.flush()
+            },
+            onEvent: { event in
+                hub.publish(app.eventJSON(event))
+                if event.kind == .rootLost { shutdown.request(.rootLost) }
+            })
+        try watcher.start()
+        let serving = Thread { server.run() }
+        serving.start()
+
+        let host = address.contains(":") ? "[\(address)]" : address
+        let url = "http://\(host):\(server.port)/?token=\(token)"
+        context.output.writeLine("serving \"\(board.title)\" at \(url)")
+        context.output.flush()
+        if !isLoopback {
+            context.errorOutput.writeLine("\(context.errorStylist.apply(.bold + .yellow, to: "warning")): serving on \(address), not only this computer: anyone who can reach it and has the token can change the board")
+        }
+        if !arguments.flag("no-open") { openBrowser(url, environment: context.environment) }
+        if !context.isQuiet {
+            context.errorOutput.writeLine("stop with Ctrl-C")
+            context.errorOutput.flush()
+        }
+
+        let reason = signals.wait(for: shutdown)
+        server.stop()
+        hub.stop()
+        watcher.stop()
+        switch reason {
+        case .signal, .outputClosed:
+            return .success
+        case .rootLost:
+            throw CommandFailure(message: "the board directory '\(store.directory)' was removed or moved; stopped serving")
+        }
+    }
+
+    /// 32 random bytes as hex, from the system's generator.
+    static func makeToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+
+    /// Opens `url` in the desktop's browser when there is a desktop session; silently nothing otherwise.
+    static func openBrowser(_ url: String, environment: [String: String]) {
+        #if os(macOS)
+            _ = SystemCalls.runShell("open \"$1\" >/dev/null 2>&1 </dev/null &", arguments: [url])
+        #else
+            guard !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty else { return }
+            _ = SystemCalls.runShell("command -v xdg-open >/dev/null 2>&1 && xdg-open \"$1\" >/dev/null 2>&1 </dev/null &", arguments: [url])
+        #endif
+    }
+}
+
+/// The server's handler, set once the app (which needs the bound port) exists.
+private final class HandlerBox: @unchecked Sendable {
+    var app: ServeApp?
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        app?.handle(request) ?? .error(.serviceUnavailable, "starting", "the server is starting")
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import KanbanCore
+
+extension ServeApp {
+    /// `/api/cards...`: create, read, update, move, archive, unarchive, delete and restore cards.
+    func cards(_ method: String, _ path: [String], _ body: APIBody) throws(APIError) -> HTTPResponse {
+        switch (method, path.count) {
+        case ("POST", 0):
+            return try create(body)
+        case ("POST", 1) where path[0] == "restore":
+            return try restore(body)
+        case ("GET", 1):
+            return .json(try fullCard(path[0]).rendered(pretty: false))
+        case ("PATCH", 1):
+            return try update(path[0], body)
+        case ("DELETE", 1):
+            return try delete(path[0], body)
+        case ("POST", 2):
+            switch path[1] {
+            case "move": return try move(path[0], body)
+            case "archive": return try archive(path[0], body)
+            case "unarchive": return try unarchive(path[0], body)
+            default: break
+            }
+        default:
+            break
+        }
+        throw APIError(status: .notFound, code: "not-found", message: "no API route \(method) /api/cards/\(path.joined(separator: "/"))")
+    }
+
+    private func create(_ body: APIBody) throws(APIError) -> HTTPResponse {
+        let title = try body.requiredString("title")
+        let column = try body.string("column")
+        let labels = try body.strings("labels") ?? []
+        let text = try body.string("body")
+        let placement = try body.placement()
+        let card = try change { () throws -> Card? in
+            let change = try store.createCard(title: title, in: column, labels: labels, body: text, placement: placement ?? .bottom)
+            try commit(change)
+            return change.card
+        }
+        guard let card else { throw APIError(status: .internalError, code: "internal", message: "the card was not created") }
+        return .json(try fullCard(card.path).rendered(pretty: false), status: .created)
+    }
+
+    private func update(_ reference: String, _ body: APIBody) throws(APIError) -> HTTPResponse {
+        var update = CardUpdate()
+        update.title = try body.string("title")
+        update.labels = try body.strings("labels")
+        update.addedLabels = try body.strings("addLabels") ?? []
+        update.removedLabels = try body.strings("removeLabels") ?? []
+        update.body = try body.string("body")
+        for (key, value) in (try body.fields("fields") ?? [:]).sorted(by: { $0.key < $1.key }) {
+            if let value { update.fields.append(YAMLMapEntry(key: key, value: .string(value))) } else { update.removedFields.append(key) }
+        }
+        let version = try body.string("version")
+        let path = try change { () throws -> String? in
+            try requireVersion(version, of: reference, in: .all)
+            let change = try store.updateCard(reference, update, in: .all)
+            try commit(change)
+            return change.card?.path
+        }
+        return .json(try fullCard(path ?? reference).rendered(pretty: false))
+    }
+
+    private func move(_ reference: String, _ body: APIBody) throws(APIError) -> HTTPResponse {
+        let column = try body.string("column")
+        let placement = try body.placement()
+        guard column != nil || placement != nil else { throw .badRequest("give 'column' and/or a place ('placement', 'before', 'after')") }
+        let version = try body.string("version")
+        let path = try change { () throws -> String? in
+            try requireVersion(version, of: reference, in: .active)
+            let change = try store.moveCard(reference, to: column, placement: placement)
+            try commit(change)
+            return change.card?.path
+        }
+        return .json(try fullCard(path ?? reference).rendered(pretty: false))
+    }
+
+    private func archive(_ reference: String, _ body: APIBody) throws(APIError) -> HTTPResponse {
+        let version = try body.string("version")
+        let path = try change { () throws -> String? in
+            try requireVersion(version, of: reference, in: .active)
+            let change = try store.archiveCard(reference)
+            try commit(change)
+            return change.card?.path
+        }
+        return .json(try fullCard(path ?? reference).rendered(pretty: false))
+    }
+
+    private func unarchive(_ reference: String, _ body: APIBody) throws(APIError) -> HTTPResponse {
+        let column = try body.string("column")
+        let path = try change { () throws -> String? in
+            let change = try store.unarchiveCard(reference, to: column)
+            try commit(change)
+            return change.card?.path
+        }
+        return .json(try fullCard(path ?? reference).rendered(pretty: false))
+    }
+
+    private func delete(_ reference: String, _ body: APIBody) throws(APIError) -> HTTPResponse {
+        let version = try body.string("version")
+        let (slug, path, bytes) = try change { () throws -> (String, String, [UInt8]) in
+            try requireVersion(version, of: reference, in: .all)
+            let card = try store.card(reference, in: .all)
+            // Read and removed under one hold of the lock, so that undo writes back exactly what was deleted.
+            let bytes = try store.contents(atPath: card.path)
+            let change = try store.deleteCard(card.path, in: .all)
+            try commit(change)
+            return (card.slug, card.path, bytes)
+        }
+        return .json(JSON.object(["deleted": .string(slug), "path": .string(path), "text": .string(String(decoding: bytes, as: UTF8.self))])
+            .rendered(pretty: false))
+    }
+
+    /// `POST /api/cards/restore`: a deleted card put back byte for byte (the page's undo of a delete).
+    private func restore(_ body: APIBody) throws(APIError) -> HTTPResponse {
+        let path = try body.requiredString("path")
+        let text = try body.requiredString("text")
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "cards", parts[2].hasSuffix(".md"), parts[2].count > 3 else {
+            throw .badRequest("'path' must be a card's path, cards/<column>/<slug>.md")
+        }
+        let restored = try change { () throws -> String? in
+            let change = try store.restoreCard(Array(text.utf8), slug: String(parts[2].dropLast(3)), in: String(parts[1]))
+            try commit(change)
+            return change.card?.path
+        }
+        return .json(try fullCard(restored ?? path).rendered(pretty: false), status: .created)
+    }
+
+    /// Commits `change` when committing is asked for, with the message the matching command writes.
+    func commit(_ change: BoardChange, message: CommitMessage? = nil) throws {
+        _ = try context.commitIfAsked([change], message: message)
+    }
+}

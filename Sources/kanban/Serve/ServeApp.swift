@@ -1,0 +1,163 @@
+import Foundation
+import KanbanCore
+
+/// What `kanban serve` answers: the page and its assets, and the JSON API the page uses, behind the token, Host and
+/// Origin checks. One layer below is ``HTTPServer`` (bytes to requests); here requests become store calls, the same
+/// calls the matching commands make, committed as they commit.
+final class ServeApp: @unchecked Sendable {
+    /// How the server was started.
+    struct Settings: Sendable {
+        /// The token every request must carry.
+        var token: String
+        /// The `Host` values the server answers to (`127.0.0.1:8080`, `localhost:8080`).
+        var allowedHosts: Set<String>
+        /// Whether changes are refused.
+        var isReadOnly: Bool
+    }
+
+    static let cookieName = "kanban-token"
+    static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+    let settings: Settings
+    let store: BoardStore
+    let context: CommandContext
+    let hub: EventHub
+    /// One change at a time from this server; other processes are kept out by the board's lock.
+    let changes = NSLock()
+
+    init(settings: Settings, store: BoardStore, context: CommandContext, hub: EventHub) {
+        self.settings = settings
+        self.store = store
+        self.context = context
+        self.hub = hub
+    }
+
+    /// Answers `request`; every response carries the security headers.
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        var response = route(request)
+        response.headers += [
+            ("Content-Security-Policy", Self.contentSecurityPolicy),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "no-referrer"),
+            ("X-Frame-Options", "DENY"),
+            ("Cross-Origin-Resource-Policy", "same-origin"),
+            ("Cross-Origin-Opener-Policy", "same-origin"),
+        ]
+        if response.header("Cache-Control") == nil { response.headers.append(("Cache-Control", "no-store")) }
+        return response
+    }
+
+    // MARK: Checks
+
+    private func route(_ request: HTTPRequest) -> HTTPResponse {
+        // A page on another site that rebinds its DNS name to 127.0.0.1 still names its own host.
+        guard let host = request.header("Host"), settings.allowedHosts.contains(host.lowercased()) else {
+            return .error(.forbidden, "forbidden", "this server answers only to \(settings.allowedHosts.sorted().joined(separator: " or "))")
+        }
+        if request.method == "GET" || request.method == "HEAD", let given = request.query["token"] {
+            guard Self.constantTimeEquals(given, settings.token) else {
+                return .error(.unauthorized, "unauthorized", "the token in the address is not this server's; use the address 'kanban serve' printed")
+            }
+            // The token leaves the address (and the history) for a cookie only this site's requests carry.
+            var query = request.query
+            query["token"] = nil
+            let rest = query.keys.sorted().map { "\(Self.queryEscaped($0))=\(Self.queryEscaped(query[$0] ?? ""))" }.joined(separator: "&")
+            return HTTPResponse(status: .seeOther, headers: [
+                ("Location", request.path + (rest.isEmpty ? "" : "?" + rest)),
+                ("Set-Cookie", "\(Self.cookieName)=\(settings.token); Path=/; HttpOnly; SameSite=Strict"),
+            ])
+        }
+        guard isAuthorized(request) else {
+            if request.pathSegments.first == "api" {
+                return .error(.unauthorized, "unauthorized", "open the address 'kanban serve' printed (with its ?token=), or send 'Authorization: Bearer TOKEN'")
+            }
+            return HTTPResponse(status: .unauthorized, headers: [("Content-Type", "text/plain; charset=utf-8")],
+                                body: Array("Open the address that 'kanban serve' printed, with its ?token=...\n".utf8))
+        }
+        let changes = !["GET", "HEAD", "OPTIONS"].contains(request.method)
+        if changes {
+            // Cross-site forms cannot send JSON, and cross-site scripts cannot send it without a CORS preflight,
+            // which this server never answers.
+            let type = request.header("Content-Type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+            guard type == "application/json" else {
+                return .error(.unsupportedMediaType, "unsupported-media-type", "a request that changes anything must be JSON (Content-Type: application/json)")
+            }
+            if let origin = request.header("Origin"), origin != "http://" + host.lowercased() && origin != "http://" + host {
+                return .error(.forbidden, "forbidden", "requests from \(origin) are not accepted")
+            }
+            if request.header("Sec-Fetch-Site").map({ $0 == "cross-site" || $0 == "same-site" }) == true {
+                return .error(.forbidden, "forbidden", "cross-site requests are not accepted")
+            }
+            if settings.isReadOnly {
+                return .error(.forbidden, "read-only", "the board is served read-only ('kanban serve --read-only')")
+            }
+        }
+        switch request.pathSegments.first {
+        case nil:
+            return asset("index.html", request: request)
+        case "assets":
+            return asset(request.pathSegments.dropFirst().joined(separator: "/"), request: request)
+        case "api":
+            return api(request)
+        case "favicon.ico":
+            return HTTPResponse(status: .noContent)
+        default:
+            return .error(.notFound, "not-found", "nothing at \(request.path)")
+        }
+    }
+
+    /// Whether `request` carries the token: the cookie the first visit set, or `Authorization: Bearer`.
+    private func isAuthorized(_ request: HTTPRequest) -> Bool {
+        if let authorization = request.header("Authorization"), authorization.hasPrefix("Bearer "),
+           Self.constantTimeEquals(String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces), settings.token) {
+            return true
+        }
+        for cookie in (request.header("Cookie") ?? "").split(separator: ";") {
+            let parts = cookie.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == Self.cookieName,
+               Self.constantTimeEquals(parts[1].trimmingCharacters(in: .whitespaces), settings.token) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Compares without returning early, so the time taken says nothing about where two strings differ.
+    static func constantTimeEquals(_ left: String, _ right: String) -> Bool {
+        let a = Array(left.utf8)
+        let b = Array(right.utf8)
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for index in 0..<max(a.count, b.count) {
+            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
+        }
+        return difference == 0
+    }
+
+    private static func queryEscaped(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+
+    // MARK: Assets
+
+    private func asset(_ name: String, request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .error(.methodNotAllowed, "method-not-allowed", "\(request.method) is not allowed here")
+        }
+        guard let bytes = WebAssets.files[name] else { return .error(.notFound, "not-found", "no asset '\(name)'") }
+        return HTTPResponse(status: .ok, headers: [("Content-Type", Self.contentType(of: name)), ("Cache-Control", "no-cache")], body: bytes)
+    }
+
+    static func contentType(of name: String) -> String {
+        switch name.split(separator: ".").last.map(String.init) ?? "" {
+        case "html": "text/html; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "js", "mjs": "text/javascript; charset=utf-8"
+        case "svg": "image/svg+xml"
+        case "png": "image/png"
+        case "ico": "image/x-icon"
+        case "json": "application/json; charset=utf-8"
+        default: "application/octet-stream"
+        }
+    }
+}
