@@ -1,0 +1,506 @@
+"""Browser tests of the page `kanban serve` serves, in headless Chromium through Selenium.
+
+Usage: browser_test.py URL BOARD_DIR [SCREENSHOT]
+
+URL is the address `kanban serve` printed (with its token); BOARD_DIR the board it serves (a copy of
+SampleBoards/product-launch in a git repository, which the tests change). Each case drives the page as
+a person would and checks the card files on disk. Prints one line per case and then `N passed, M failed`;
+exits 1 when any case failed.
+"""
+
+import os
+import re
+import sys
+import time
+import traceback
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException, TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+URL, BOARD = sys.argv[1], sys.argv[2]
+SCREENSHOT = sys.argv[3] if len(sys.argv) > 3 else None
+TIMEOUT = 10
+CASES = []
+
+
+def case(function):
+    CASES.append(function)
+    return function
+
+
+def make_driver():
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1400,900", "--lang=en-US"]:
+        options.add_argument(argument)
+    binary = os.environ.get("CHROMIUM_BINARY")
+    if binary:
+        options.binary_location = binary
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver_path = os.environ.get("CHROMEDRIVER")
+    service = Service(driver_path) if driver_path else Service()
+    return webdriver.Chrome(service=service, options=options)
+
+
+driver = make_driver()
+
+
+# Helpers ---------------------------------------------------------------------------------------
+
+def wait(condition, message, timeout=TIMEOUT):
+    """Waits until condition() is truthy and returns it; fails with message after the timeout."""
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda _: condition())
+    except TimeoutException:
+        raise AssertionError("timed out: " + message) from None
+
+
+def path(relative):
+    return os.path.join(BOARD, relative)
+
+
+def read(relative):
+    with open(path(relative), encoding="utf-8") as file:
+        return file.read()
+
+
+def write(relative, text):
+    # As editors save: a new file renamed over the old one.
+    temporary = path(relative) + ".tmp~"
+    with open(temporary, "w", encoding="utf-8") as file:
+        file.write(text)
+    os.replace(temporary, path(relative))
+
+
+def open_board():
+    driver.get(URL)
+    wait(lambda: driver.execute_script("return document.body.dataset.ready") == "1", "the page to be ready")
+
+
+def slugs(column):
+    return driver.execute_script(
+        "return [...document.querySelectorAll(`[data-column='${arguments[0]}'] [data-slug]`)]"
+        ".filter(e => !e.classList.contains('ghost')).map(e => e.dataset.slug)", column)
+
+
+def card(slug):
+    return driver.find_element(By.CSS_SELECTOR, f"[data-slug='{slug}']")
+
+
+def card_title(slug):
+    """The title a card shows (read in the page: a card's contents are rebuilt when it changes)."""
+    return driver.execute_script(
+        "return document.querySelector(`#board [data-slug='${arguments[0]}'] .title`)?.textContent ?? ''", slug)
+
+
+def card_text(slug):
+    return driver.execute_script(
+        "return document.querySelector(`#board [data-slug='${arguments[0]}']`)?.textContent ?? ''", slug)
+
+
+def visible(selector):
+    elements = driver.find_elements(By.CSS_SELECTOR, selector)
+    return elements[0] if elements and elements[0].is_displayed() else None
+
+
+def click(selector):
+    element = wait(lambda: visible(selector), selector + " to be shown")
+    element.click()
+    return element
+
+
+def api_board():
+    """The board as the server has it now, read through the page's own session."""
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('/api/board').then(r => r.json()).then(done, e => done({error: String(e)}));")
+
+
+def server_order(column):
+    board = api_board()
+    for entry in board["columns"]:
+        if entry["id"] == column:
+            return [c["slug"] for c in entry["cards"]]
+    raise AssertionError("no column " + column)
+
+
+def press(keys):
+    ActionChains(driver).send_keys(keys).perform()
+
+
+def close_panel():
+    if visible("#panel"):
+        driver.find_element(By.CSS_SELECTOR, "#panel [data-action=close]").click()
+        wait(lambda: not visible("#panel"), "the panel to close")
+
+
+def select_card(slug):
+    """Selects a card for the keyboard (a click opens it; Escape closes the panel and keeps the selection)."""
+    close_panel()
+    card(slug).click()
+    wait(lambda: visible("#panel input[name=title]"), "the panel")
+    driver.find_element(By.CSS_SELECTOR, "#panel [data-action=close]").click()
+    wait(lambda: not visible("#panel"), "the panel to close")
+    wait(lambda: "selected" in card(slug).get_attribute("class"), "the card to be selected")
+
+
+def drag(slug, target, offset_y):
+    """Drags a card by the pointer to `offset_y` pixels from the middle of `target` (an element)."""
+    source = card(slug)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", source)
+    ActionChains(driver, duration=50) \
+        .click_and_hold(source) \
+        .move_by_offset(0, 12) \
+        .move_to_element_with_offset(target, 0, offset_y) \
+        .move_to_element_with_offset(target, 0, offset_y + 1) \
+        .release() \
+        .perform()
+
+
+def no_alert():
+    try:
+        text = driver.switch_to.alert.text
+    except NoAlertPresentException:
+        return
+    driver.switch_to.alert.dismiss()
+    raise AssertionError("an alert ran: " + text)
+
+
+def field(text, key):
+    match = re.search(rf"^{key}: *(.*)$", text, re.M)
+    return match.group(1) if match else None
+
+
+# Cases -----------------------------------------------------------------------------------------
+
+@case
+def screenshot_of_the_sample_board():
+    open_board()
+    if SCREENSHOT:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+        try:
+            driver.save_screenshot(SCREENSHOT)
+        finally:
+            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert slugs("review") == server_order("review"), "review is not in board order"
+    assert len(slugs("done")) == 6
+
+
+@case
+def drag_to_another_column():
+    open_board()
+    before = server_order("in-progress")
+    target = card(before[1])
+    height = target.size["height"]
+    drag("notarize-and-sign-the-macos-build", target, -height // 4)
+    expected = before[:1] + ["notarize-and-sign-the-macos-build"] + before[1:]
+    wait(lambda: os.path.exists(path("cards/in-progress/notarize-and-sign-the-macos-build.md")), "the file to move")
+    assert not os.path.exists(path("cards/todo/notarize-and-sign-the-macos-build.md"))
+    wait(lambda: slugs("in-progress") == expected, f"the page to show {expected}, not {slugs('in-progress')}")
+    assert server_order("in-progress") == expected, server_order("in-progress")
+    assert field(read("cards/in-progress/notarize-and-sign-the-macos-build.md"), "column") == "in-progress"
+
+
+@case
+def drag_within_a_column():
+    open_board()
+    before = server_order("review")
+    last = before[-1]
+    old_position = field(read(f"cards/review/{last}.md"), "position")
+    first = card(before[0])
+    drag(last, first, -first.size["height"] // 3)
+    expected = [last] + before[:-1]
+    wait(lambda: server_order("review") == expected, "the server to have the card on top")
+    assert slugs("review") == expected, slugs("review")
+    assert field(read(f"cards/review/{last}.md"), "position") != old_position, "position unchanged on disk"
+    open_board()
+    assert slugs("review") == expected, "after a reload: " + repr(slugs("review"))
+
+
+@case
+def new_card_from_the_template():
+    open_board()
+    click("[data-column='todo'] [data-action='new-card']")
+    title = wait(lambda: visible("#panel input[name=title]"), "the new-card panel")
+    title.send_keys("Write the serve docs")
+    click("#panel [data-action='save']")
+    wait(lambda: os.path.exists(path("cards/todo/write-the-serve-docs.md")), "the new card's file")
+    text = read("cards/todo/write-the-serve-docs.md")
+    assert "title: Write the serve docs" in text, text
+    assert "## Acceptance criteria" in text, "the body is not the board's template: " + text
+    wait(lambda: slugs("todo")[-1:] == ["write-the-serve-docs"], "the card at the bottom of To Do")
+
+
+@case
+def edit_title_and_body():
+    open_board()
+    card("write-the-serve-docs").click()
+    title = wait(lambda: visible("#panel input[name=title]"), "the panel")
+    title.clear()
+    title.send_keys("Write the kanban serve docs")
+    body = driver.find_element(By.CSS_SELECTOR, "#panel textarea[name=body]")
+    body.send_keys(Keys.CONTROL, Keys.END)
+    body.send_keys("\nShip it with **care**.\n")
+    click("#panel [data-action='save']")
+    wait(lambda: "title: Write the kanban serve docs" in read("cards/todo/write-the-serve-docs.md"), "the new title on disk")
+    assert "Ship it with **care**." in read("cards/todo/write-the-serve-docs.md")
+    wait(lambda: card_title("write-the-serve-docs") == "Write the kanban serve docs", "the new title on the board")
+    strong = driver.execute_script("return [...document.querySelectorAll('#panel .preview strong')].map(e => e.textContent)")
+    assert "care" in strong, "the preview does not render **care**: " + repr(strong)
+
+
+@case
+def toggle_a_label():
+    open_board()
+    card("write-the-serve-docs").click()
+    toggle = wait(lambda: visible("#panel [data-label='docs']"), "the docs label toggle")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    toggle.click()
+    click("#panel [data-action='save']")
+    wait(lambda: "docs" in (field(read("cards/todo/write-the-serve-docs.md"), "labels") or ""), "the label on disk")
+    wait(lambda: "Docs" in card_text("write-the-serve-docs"), "the label chip on the board")
+    close_panel()
+
+
+@case
+def archive_a_card():
+    open_board()
+    card("beta-feedback-survey").click()
+    click("#panel [data-action='archive']")
+    wait(lambda: not os.path.exists(path("cards/done/beta-feedback-survey.md")), "the card file to leave done/")
+    assert any(name.endswith("beta-feedback-survey.md") for name in os.listdir(path("archive"))), os.listdir(path("archive"))
+    wait(lambda: "beta-feedback-survey" not in slugs("done"), "the card to leave the board")
+    click("[data-action='archive-view']")
+    wait(lambda: driver.find_elements(By.CSS_SELECTOR, "[data-archived='beta-feedback-survey']"), "the card in the archive view")
+    click("[data-action='archive-view']")
+
+
+@case
+def delete_with_confirmation_then_undo():
+    open_board()
+    relative = "cards/todo/update-website-download-page.md"
+    original = open(path(relative), "rb").read()
+    order = slugs("todo")
+    card("update-website-download-page").click()
+    click("#panel [data-action='delete']")
+    click("#confirm-dialog [data-action='confirm']")
+    wait(lambda: not os.path.exists(path(relative)), "the file to be deleted")
+    wait(lambda: "update-website-download-page" not in slugs("todo"), "the card to leave the board")
+    click("[data-action='undo']")
+    wait(lambda: os.path.exists(path(relative)), "the file to come back")
+    assert open(path(relative), "rb").read() == original, "the restored file differs"
+    wait(lambda: slugs("todo") == order, f"the card back in its place: {slugs('todo')}")
+
+
+@case
+def cancelled_delete_keeps_the_card():
+    open_board()
+    select_card("press-kit-and-screenshots")
+    press("d")
+    click("#confirm-dialog [data-action='cancel']")
+    assert os.path.exists(path("cards/todo/press-kit-and-screenshots.md"))
+    assert "press-kit-and-screenshots" in slugs("todo")
+
+
+@case
+def filter_as_you_type():
+    open_board()
+    box = driver.find_element(By.CSS_SELECTOR, "input[name=filter]")
+    box.send_keys("thumbnail")
+    wait(lambda: slugs("todo") == [] and "crash-on-launch-corrupted-thumbnail-cache" in slugs("in-progress"),
+         "only matching cards to show")
+    assert "smart-albums-rule-editor" not in slugs("in-progress")
+    box.send_keys(Keys.ESCAPE)
+    wait(lambda: len(slugs("todo")) >= 5, "every card to come back")
+    press("/")
+    wait(lambda: driver.switch_to.active_element == box, "/ to focus the filter")
+    box.send_keys("label:bug")
+    wait(lambda: slugs("review") == ["memory-leak-when-scrolling-large-libraries"], "label:bug to filter")
+    box.send_keys(Keys.ESCAPE)
+    wait(lambda: len(slugs("review")) == 4, "the filter to clear")
+
+
+@case
+def keyboard_moves_and_undo():
+    open_board()
+    slug = "smart-albums-rule-editor"
+    select_card(slug)
+    press("L")
+    wait(lambda: os.path.exists(path(f"cards/review/{slug}.md")), "L to move the card to Review")
+    wait(lambda: slugs("review")[-1:] == [slug], "the card at the bottom of Review")
+    press("H")
+    wait(lambda: os.path.exists(path(f"cards/in-progress/{slug}.md")), "H to move it back")
+    wait(lambda: slugs("in-progress")[-1:] == [slug], "the card at the bottom of In Progress")
+    order = slugs("in-progress")
+    press("K")
+    expected = order[:-2] + [slug, order[-2]]
+    wait(lambda: server_order("in-progress") == expected, "K to move the card up")
+    wait(lambda: slugs("in-progress") == expected, "the page to show the card moved up")
+    press("J")
+    wait(lambda: server_order("in-progress") == order, "J to move it down again")
+    press("u")
+    wait(lambda: server_order("in-progress") == expected, "u to undo the J")
+    press("j")
+    wait(lambda: "selected" in card(expected[-1]).get_attribute("class"), "j to select the card below")
+    press("k")
+    wait(lambda: "selected" in card(slug).get_attribute("class"), "k to select the card above")
+
+
+@case
+def external_move_appears():
+    open_board()
+    os.rename(path("cards/todo/press-kit-and-screenshots.md"), path("cards/review/press-kit-and-screenshots.md"))
+    wait(lambda: "press-kit-and-screenshots" in slugs("review"), "the moved file's card in Review")
+    assert "press-kit-and-screenshots" not in slugs("todo")
+
+
+@case
+def external_edit_appears():
+    open_board()
+    relative = "cards/done/new-app-icon.md"
+    write(relative, read(relative).replace("title: New app icon", "title: New app icon (final)"))
+    wait(lambda: card_title("new-app-icon") == "New app icon (final)", "the edited title on the page")
+
+
+@case
+def two_windows_in_step():
+    open_board()
+    first = driver.current_window_handle
+    driver.switch_to.new_window("window")
+    try:
+        open_board()
+        before = server_order("review")
+        target = card(before[0])
+        drag("windows-arm64-installer", target, -target.size["height"] // 3)
+        wait(lambda: server_order("review")[:1] == ["windows-arm64-installer"], "the drag in the second window")
+        second_order = server_order("review")
+        driver.switch_to.window(first)
+        wait(lambda: slugs("review") == second_order, f"the first window to follow: {slugs('review')} vs {second_order}")
+    finally:
+        for handle in driver.window_handles:
+            if handle != first:
+                driver.switch_to.window(handle)
+                driver.close()
+        driver.switch_to.window(first)
+
+
+@case
+def edit_in_progress_survives_an_external_change():
+    open_board()
+    relative = "cards/in-progress/migrate-sync-to-the-new-storage-api.md"
+    card("migrate-sync-to-the-new-storage-api").click()
+    body = wait(lambda: visible("#panel textarea[name=body]"), "the panel")
+    body.send_keys(Keys.CONTROL, Keys.END)
+    body.send_keys("\nMy unsaved note.")
+    mine = body.get_attribute("value")
+    write(relative, read(relative).replace("title: Migrate sync to the new storage API",
+                                           "title: Migrate sync to the storage API v2"))
+    wait(lambda: visible("#panel .notice"), "a notice that the card changed")
+    assert body.get_attribute("value") == mine, "the typed text was replaced"
+    wait(lambda: "storage API v2" in card_title("migrate-sync-to-the-new-storage-api"), "the board to show the new title")
+    click("#panel [data-action='save']")
+    wait(lambda: visible("#panel [data-conflict]"), "the conflict to be shown")
+    assert "storage API v2" in driver.find_element(By.CSS_SELECTOR, "#panel [data-conflict]").text
+    assert body.get_attribute("value") == mine, "the typed text was thrown away"
+    assert "My unsaved note." not in read(relative), "a refused edit was written"
+    click("#panel [data-conflict] [data-action='keep-mine']")
+    wait(lambda: "My unsaved note." in read(relative), "keep mine to save the text")
+    assert "title: Migrate sync to the storage API v2" in read(relative), "their title was overwritten"
+    close_panel()
+
+
+@case
+def hostile_title_is_text():
+    open_board()
+    hostile = "<img src=x onerror=alert(1)>"
+    click("[data-column='todo'] [data-action='new-card']")
+    title = wait(lambda: visible("#panel input[name=title]"), "the new-card panel")
+    title.send_keys(hostile)
+    body = driver.find_element(By.CSS_SELECTOR, "#panel textarea[name=body]")
+    body.clear()
+    body.send_keys("<script>alert(2)</script>\n\n[click](javascript:alert(3)) <b onmouseover=alert(4)>x</b>")
+    click("#panel [data-action='save']")
+    wait(lambda: any(card_title(s) == hostile for s in slugs("todo")), "the card to show its title as text")
+    no_alert()
+    assert not driver.find_elements(By.CSS_SELECTOR, "#board img, #board script, #board b"), "markup from a title got in"
+    slug = next(s for s in slugs("todo") if card_title(s) == hostile)
+    card(slug).click()
+    wait(lambda: visible("#panel .preview p"), "the preview")
+    preview = driver.find_element(By.CSS_SELECTOR, "#panel .preview")
+    assert "<script>alert(2)</script>" in preview.text, preview.text
+    assert not preview.find_elements(By.CSS_SELECTOR, "a, script, b"), "the preview made elements from raw text"
+    no_alert()
+    close_panel()
+
+
+
+
+@case
+def the_keys_are_listed():
+    open_board()
+    close_panel()
+    press("?")
+    wait(lambda: visible("#help-dialog"), "the keys dialog")
+    press(Keys.ESCAPE)
+    wait(lambda: not visible("#help-dialog"), "Escape to close the dialog")
+
+
+# Last: the read-only server's cookie (same host, another port) replaces the first server's.
+@case
+def read_only_has_no_editing_controls():
+    readonly_url = os.environ.get("READONLY_URL")
+    if not readonly_url:
+        print("      (no READONLY_URL: skipped)")
+        return
+    driver.get(readonly_url)
+    wait(lambda: driver.execute_script("return document.body.dataset.ready") == "1", "the read-only page to be ready")
+    assert not visible("[data-action='new-card']"), "a new-card button in read-only mode"
+    assert not visible("[data-action='undo']") and not visible("[data-action='settings']")
+    slug = "onboarding-flow-redesign"
+    column = next(c for c in ("todo", "in-progress", "review", "done") if slug in slugs(c))
+    card(slug).click()
+    title = wait(lambda: visible("#panel input[name=title]"), "the panel")
+    assert title.get_attribute("readonly") is not None, "the title can be edited"
+    for action in ("save", "archive", "delete"):
+        assert not visible(f"#panel [data-action='{action}']"), action + " shown in read-only mode"
+    close_panel()
+    press("L")
+    target = slugs(column)[0]
+    drag(slug, card(target), 0)
+    time.sleep(0.3)  # a change would have been sent by now
+    assert os.path.exists(path(f"cards/{column}/{slug}.md")), "a read-only page moved a card"
+
+
+def main():
+    passed = failed = 0
+    try:
+        for function in CASES:
+            name = function.__name__.replace("_", " ")
+            started = time.monotonic()
+            try:
+                function()
+                no_alert()
+                passed += 1
+                print(f"ok    {name} ({time.monotonic() - started:.1f} s)", flush=True)
+            except Exception as error:  # one failed case must not stop the others
+                failed += 1
+                print(f"FAIL  {name}: {error}", flush=True)
+                if not isinstance(error, AssertionError):
+                    traceback.print_exc()
+                for entry in driver.get_log("browser"):
+                    if entry.get("level") == "SEVERE":
+                        print("      browser: " + entry.get("message", ""), flush=True)
+    finally:
+        driver.quit()
+    print(f"{passed} passed, {failed} failed", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
