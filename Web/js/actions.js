@@ -59,8 +59,19 @@ export async function moveCard(slug, target, index) {
   }
 }
 
+/// Where each card is, in board order, for putting several back: each goes after the card
+/// that was before it (already back if it moved too), or at the top.
+function placesInOrder(slugs) {
+  const columns = state.board.columns.map((c) => c.id);
+  return slugs
+    .map((slug) => [slug, locate(slug)])
+    .filter(([, where]) => where)
+    .sort(([, a], [, b]) => columns.indexOf(a.column) - columns.indexOf(b.column) || a.index - b.index)
+    .map(([slug, where]) => [slug, { ...where, next: null }]);
+}
+
 export async function moveCards(slugs, columnId) {
-  const places = slugs.map((slug) => [slug, locate(slug)]).filter(([, where]) => where);
+  const places = placesInOrder(slugs);
   const moved = [];
   for (const [slug] of places) {
     try {
@@ -72,7 +83,7 @@ export async function moveCards(slugs, columnId) {
   }
   if (moved.length) {
     pushUndo(`move of ${moved.length} cards`, async () => {
-      for (const [slug, where] of moved.slice().reverse()) accept(await api.moveCard(slug, placeOf(where)));
+      for (const [slug, where] of moved) accept(await api.moveCard(slug, placeOf(where)));
     });
   }
 }
@@ -137,8 +148,7 @@ export async function archiveCard(slug, version) {
 
 export async function archiveCards(slugs) {
   const done = [];
-  for (const slug of slugs) {
-    const from = locate(slug);
+  for (const [slug, from] of placesInOrder(slugs)) {
     try {
       await api.archiveCard(slug);
       removeCard(slug);
@@ -149,7 +159,7 @@ export async function archiveCards(slugs) {
   }
   if (done.length) {
     pushUndo(`archive of ${done.length} cards`, async () => {
-      for (const [slug, from] of done.slice().reverse()) {
+      for (const [slug, from] of done) {
         accept(await api.unarchiveCard(slug, from?.column));
         if (from) accept(await api.moveCard(slug, placeOf(from)));
       }
