@@ -20,9 +20,17 @@ export function openSettings() {
   dialog().showModal();
 }
 
-/// Redraws the dialog when it is open and the board changed.
+let drawn = ""; // the columns and labels the dialog shows, as JSON
+
+/// Redraws the dialog when it is open and its columns or labels changed (not while the person types in it).
 export function settingsBoardChanged() {
-  if (dialog().open && !dialog().contains(document.activeElement?.closest?.("input") ?? null)) render();
+  if (!dialog().open || shape() === drawn) return;
+  if (document.activeElement?.matches?.("#settings-dialog input[name$=name]")) return;
+  render();
+}
+
+function shape() {
+  return JSON.stringify([state.board?.columns, state.board?.labels]);
 }
 
 async function call(promise, doing) {
@@ -33,7 +41,7 @@ async function call(promise, doing) {
       refreshAllCards();
       boardChanged();
     }
-    render();
+    if (shape() !== drawn) render();
     return true;
   } catch (error) {
     showError(error, doing);
@@ -57,6 +65,7 @@ function render() {
   labels.replaceChildren();
   const board = state.board;
   if (!board) return;
+  drawn = shape();
   board.columns.forEach((column, index) => columns.appendChild(columnRow(column, index, board.columns)));
   columns.appendChild(addColumnRow());
   board.labels.forEach((label, index) => labels.appendChild(labelRow(label, index, board.labels)));
