@@ -15,7 +15,7 @@ import time
 import traceback
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException, TimeoutException
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -109,9 +109,31 @@ def visible(selector):
 
 
 def click(selector):
-    element = wait(lambda: visible(selector), selector + " to be shown")
-    element.click()
-    return element
+    """Clicks the element once it is shown (finding it again if the page redrew it meanwhile)."""
+    def attempt():
+        element = visible(selector)
+        if not element:
+            return None
+        try:
+            element.click()
+        except StaleElementReferenceException:
+            return None
+        return element
+    return wait(attempt, selector + " to be shown and clicked")
+
+
+def type_into(selector, *keys):
+    """Types into the element once it is shown (finding it again if the page redrew it meanwhile)."""
+    def attempt():
+        element = visible(selector)
+        try:
+            if element:
+                element.send_keys(*keys)
+                return element
+        except StaleElementReferenceException:
+            pass
+        return None
+    return wait(attempt, selector + " to take keys")
 
 
 def api_board():
@@ -449,6 +471,86 @@ def the_keys_are_listed():
     wait(lambda: visible("#help-dialog"), "the keys dialog")
     press(Keys.ESCAPE)
     wait(lambda: not visible("#help-dialog"), "Escape to close the dialog")
+
+
+@case
+def choose_several_cards_and_move_them():
+    open_board()
+    close_panel()
+    chosen = ["localise-for-francais-and-espanol", "write-release-notes-for-2-0"]
+    for slug in chosen:
+        ActionChains(driver).key_down(Keys.SHIFT).click(card(slug)).key_up(Keys.SHIFT).perform()
+    wait(lambda: all("chosen" in card(s).get_attribute("class") for s in chosen), "both cards to be chosen")
+    assert not visible("#panel"), "a shift-click opened the panel"
+    bar = wait(lambda: visible("#multi-bar"), "the bar for chosen cards")
+    bar.find_element(By.CSS_SELECTOR, "select option[value='done']").click()
+    click("#multi-bar [data-action='move-chosen']")
+    for slug in chosen:
+        wait(lambda: os.path.exists(path(f"cards/done/{slug}.md")), slug + " to move to done/")
+    wait(lambda: slugs("done")[-2:] == chosen, f"both at the bottom of Done: {slugs('done')}")
+    click("[data-action='undo']")
+    for slug in chosen:
+        wait(lambda: os.path.exists(path(f"cards/todo/{slug}.md")), slug + " to come back to todo/")
+
+
+@case
+def collapse_and_expand_a_column():
+    open_board()
+    click("[data-column='review'] [data-action='collapse']")
+    wait(lambda: "collapsed" in driver.find_element(By.CSS_SELECTOR, "[data-column='review']").get_attribute("class"),
+         "the column to collapse")
+    wait(lambda: "collapsed: true" in read("board.md").split("id: review", 1)[1].split("- id:", 1)[0], "board.md to say so")
+    click("[data-column='review'] [data-action='collapse']")
+    wait(lambda: len(slugs("review")) > 0, "the column's cards to come back")
+
+
+@case
+def unarchive_from_the_archive_view():
+    open_board()
+    click("[data-action='archive-view']")
+    row = wait(lambda: visible("[data-archived='pick-the-launch-date']"), "the archived card listed")
+    row.find_element(By.CSS_SELECTOR, "select option[value='todo']").click()
+    row.find_element(By.CSS_SELECTOR, "[data-action='unarchive']").click()
+    wait(lambda: os.path.exists(path("cards/todo/pick-the-launch-date.md")), "the card file back in todo/")
+    click("[data-action='archive-view']")
+    wait(lambda: "pick-the-launch-date" in slugs("todo"), "the card back on the board")
+
+
+@case
+def settings_change_labels_and_columns():
+    open_board()
+    close_panel()
+    click("[data-action='settings']")
+    wait(lambda: visible("#settings-dialog"), "the settings dialog")
+    type_into("#settings-dialog input[name='new-label-name']", "Urgent")
+    click("#settings-dialog [data-action='add-label']")
+    wait(lambda: "id: urgent" in read("board.md"), "the new label in board.md")
+    name = wait(lambda: visible("[data-setting-label='urgent'] input[name='label-name']"), "the new label's row")
+    driver.execute_script("arguments[0].select()", name)
+    name.send_keys("Very urgent", Keys.TAB)
+    wait(lambda: "name: Very urgent" in read("board.md"), "the label renamed in board.md")
+    click("[data-setting-label='urgent'] [data-action='label-up']")
+    wait(lambda: read("board.md").index("id: urgent") < read("board.md").index("id: marketing"), "the label moved up")
+    type_into("#settings-dialog input[name='new-column-name']", "Blocked")
+    click("#settings-dialog [data-action='add-column']")
+    wait(lambda: visible("[data-column='blocked']"), "the new column on the board")
+    click("[data-setting-column='blocked'] [data-action='column-remove']")
+    click("[data-setting-column='blocked'] [data-action='confirm-remove-column']")
+    wait(lambda: not driver.find_elements(By.CSS_SELECTOR, "#board [data-column='blocked']"), "the column removed")
+    click("[data-setting-label='urgent'] [data-action='label-remove']")
+    click("[data-setting-label='urgent'] [data-action='confirm-remove-label']")
+    wait(lambda: "id: urgent" not in read("board.md"), "the label removed from board.md")
+    press(Keys.ESCAPE)
+    wait(lambda: not visible("#settings-dialog"), "the dialog to close")
+
+
+@case
+def sync_shows_its_messages():
+    open_board()
+    click("[data-action='sync']")
+    wait(lambda: visible("#sync-messages"), "the sync messages")
+    assert driver.find_element(By.CSS_SELECTOR, "#sync-lines").text.strip(), "sync said nothing"
+    click("[data-action='close-sync']")
 
 
 # Last: the read-only server's cookie (same host, another port) replaces the first server's.
