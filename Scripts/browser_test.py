@@ -463,6 +463,49 @@ def hostile_title_is_text():
 
 
 
+MARKDOWN = """# Heading <b>one</b>
+
+Some *emphasis*, **strong**, `code <i>`, ~~gone~~ and a [link](https://example.com/a?b=1).
+A [bad link](javascript:alert(1)) and <img src=x onerror=alert(5)> stay text.
+
+- [x] done
+- [ ] open
+  - nested item
+
+1. first
+2. second
+
+> quoted **text**
+
+```swift
+let x = "<script>"
+```
+"""
+
+
+@case
+def markdown_renders_safely():
+    open_board()
+    html = driver.execute_async_script(
+        "const [text, done] = arguments;"
+        "import('/assets/js/markdown.js').then(m => {"
+        "  const box = document.createElement('div'); box.appendChild(m.renderMarkdown(text)); done(box.innerHTML);"
+        "}, e => done('import failed: ' + e));", MARKDOWN)
+    expected = [
+        "<h1>Heading &lt;b&gt;one&lt;/b&gt;</h1>",
+        "<em>emphasis</em>", "<strong>strong</strong>", "<code>code &lt;i&gt;</code>", "<del>gone</del>",
+        '<a href="https://example.com/a?b=1"',
+        "bad link (javascript:alert(1))", "&lt;img src=x onerror=alert(5)&gt;",
+        '<li class="task"><input type="checkbox" disabled="">', "<ul><li><span>nested item</span></li></ul>",
+        "<ol><li><span>first</span></li><li><span>second</span></li></ol>",
+        "<blockquote><p>quoted <strong>text</strong></p></blockquote>",
+        '<pre><code data-language="swift">let x = "&lt;script&gt;"</code></pre>',
+    ]
+    missing = [part for part in expected if part not in html]
+    assert not missing, f"missing {missing} in {html}"
+    assert "javascript:" not in html.replace("(javascript:alert(1))", ""), html
+
+
 @case
 def the_keys_are_listed():
     open_board()
@@ -588,6 +631,8 @@ def main():
             try:
                 function()
                 no_alert()
+                refused = [e["message"] for e in driver.get_log("browser") if "Content Security Policy" in e.get("message", "")]
+                assert not refused, "the page broke its Content-Security-Policy: " + "; ".join(refused)
                 passed += 1
                 print(f"ok    {name} ({time.monotonic() - started:.1f} s)", flush=True)
             except Exception as error:  # one failed case must not stop the others
