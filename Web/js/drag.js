@@ -27,6 +27,10 @@ export function initDrag() {
       cancel();
     }
   }, true);
+  // A finger resting on a card is about to drag it, not asking for the context menu.
+  board.addEventListener("contextmenu", (event) => {
+    if (drag || press?.type === "touch") event.preventDefault();
+  });
   // While a finger drags, the page must not scroll under it.
   window.addEventListener("touchmove", (event) => { if (drag) event.preventDefault(); }, { passive: false });
   window.addEventListener("click", (event) => {

@@ -267,11 +267,15 @@ function appendText(parent, text) {
   else parent.appendChild(document.createTextNode(text));
 }
 
-/// The first non-empty line of a body as plain text, at most 200 characters (as the server's excerpt).
+/// The first line of a body with text on it that is not a heading or a comment, at most 200
+/// characters: the server's `excerpt`, for a card the page has just changed.
 export function excerptOf(body) {
   for (const raw of String(body ?? "").split(/\r\n?|\n/)) {
     const line = raw.trim();
-    if (line) return line.length > 200 ? line.slice(0, 200) : line;
+    if (line && !line.startsWith("#") && !line.startsWith("<!--")) {
+      const characters = [...line];
+      return characters.length > 200 ? characters.slice(0, 199).join("") + "…" : line;
+    }
   }
   return "";
 }
