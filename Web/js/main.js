@@ -129,12 +129,13 @@ async function start() {
   initMultiBar();
   initHelp();
   document.querySelector('[data-action="undo"]').addEventListener("click", () => undo());
-  subscribe((change) => {
+  let generation = 0;
+  subscribe(() => {
+    if (generation === state.boardGeneration) return;
+    generation = state.boardGeneration;
     showProblems();
-    if (change.all) {
-      boardChanged();
-      settingsBoardChanged();
-    }
+    boardChanged();
+    settingsBoardChanged();
   });
   let boardReady = false;
   let streamOpen = false;

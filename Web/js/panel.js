@@ -525,6 +525,7 @@ function renderConflict() {
   }
   box.hidden = false;
   box.setAttribute("data-conflict", "");
+  setNotice(null);
   const heading = document.createElement("h3");
   heading.textContent = "Changed elsewhere: the card as it is now";
   const explain = document.createElement("p");

@@ -10,6 +10,7 @@ export const state = {
   selectedColumn: null,
   multi: new Set(), // slugs chosen with shift/ctrl/cmd-click
   filter: null, // Set of matching slugs, or null for no filter
+  boardGeneration: 0, // counts the boards read (columns and labels may have changed)
 };
 
 const subscribers = new Set();
@@ -48,6 +49,7 @@ export function compareCards(a, b) {
 }
 
 export function setBoard(json) {
+  state.boardGeneration++;
   const previousColumns = state.board ? state.board.columns.map((c) => c.id) : [];
   state.board = {
     title: json.title ?? "",
@@ -72,11 +74,6 @@ export function setBoard(json) {
   const ids = state.board.columns.map((c) => c.id);
   if (!ids.includes(state.selectedColumn)) state.selectedColumn = firstOpenColumn();
   changed(ids.join() === previousColumns.join() ? ids : "all");
-}
-
-/// Replaces the board's column and label definitions (from a settings call) and keeps the cards.
-export function setBoardShape(json) {
-  setBoard(json);
 }
 
 export function firstOpenColumn() {
