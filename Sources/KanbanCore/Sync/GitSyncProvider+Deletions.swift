@@ -132,8 +132,9 @@ extension GitSyncProvider {
     }
 
     /// When the branch `tip` last changed the card `slug` since `base` without setting its `modified` (an edit made in
-    /// an editor and committed with plain git or `kanban sync`): the author time of the latest such commit. Nil when
-    /// every change set it, or git fails.
+    /// an editor and committed with plain git or `kanban sync`): the author time of the latest such commit. A commit
+    /// that changed only `position` (kanban re-keying the card's neighbours to make room) is no change of the card.
+    /// Nil when every change set `modified`, or git fails.
     func unstampedChangeTime(of slug: String, on tip: String, since base: String) -> Date? {
         let arguments = ["log", "--full-history", "--no-merges", "-M", "--relative", "-p", "--no-ext-diff", "--no-textconv", "--format=%x00%at", "\(base)..\(tip)", "--"]
             + Self.pathspecs(ofCard: slug)
@@ -141,11 +142,30 @@ extension GitSyncProvider {
         var latest: Date?
         for record in String(decoding: output.output, as: UTF8.self).split(separator: "\0") {
             let lines = record.split(separator: "\n")
-            guard let first = lines.first, let seconds = TimeInterval(first), lines.count > 1 else { continue }
-            // The diff of a commit that set `modified` has the line among its changes (an added card has every line).
-            let stamped = lines.dropFirst().contains { $0.hasPrefix("+modified:") || $0.hasPrefix("-modified:") }
-            if !stamped { latest = max(latest ?? .distantPast, Date(timeIntervalSince1970: seconds)) }
+            guard let first = lines.first, let seconds = TimeInterval(first), lines.count > 1,
+                  Self.isUnstampedChange(lines.dropFirst()) else { continue }
+            latest = max(latest ?? .distantPast, Date(timeIntervalSince1970: seconds))
         }
         return latest
+    }
+
+    /// Whether a commit's patch of one card (`git log -p -M` lines) changed it without changing `modified`: a rename
+    /// (a move by hand), or content lines other than `position` (which kanban re-keys alone) and `modified`.
+    static func isUnstampedChange<Lines: Sequence>(_ lines: Lines) -> Bool where Lines.Element == Substring {
+        var isInHunk = false
+        var isRenamed = false
+        var changesContent = false
+        for line in lines {
+            if line.hasPrefix("diff --git ") {
+                isInHunk = false
+            } else if !isInHunk {
+                if line.hasPrefix("@@") { isInHunk = true } else if line.hasPrefix("rename from ") { isRenamed = true }
+            } else if let sign = line.first, sign == "+" || sign == "-" {
+                let content = line.dropFirst().drop { $0 == " " || $0 == "\t" }
+                if content.hasPrefix("modified:") { return false }
+                if !content.hasPrefix("position:") { changesContent = true }
+            }
+        }
+        return changesContent || isRenamed
     }
 }

@@ -43,6 +43,7 @@ enum ServeCommand: KanbanCommand {
             .option("bind", valueName: "address", help: "The address to listen on (default 127.0.0.1)."),
             .flag("no-open", help: "Do not open a browser."),
             .flag("read-only", help: "Serve the board without allowing changes."),
+            .option("request-timeout", valueName: "seconds", help: "How long a request may take to arrive (default 10).", isHidden: true),
         ],
         exitStatuses: [
             ExitStatusHelp(.success, "Stopped by SIGINT or SIGTERM."),
@@ -72,10 +73,17 @@ enum ServeCommand: KanbanCommand {
             if isLoopback { hosts.formUnion(["localhost:\(port)", "127.0.0.1:\(port)", "[::1]:\(port)"]) }
             return ServeApp.Settings(token: token, allowedHosts: Set(hosts.map { $0.lowercased() }), isReadOnly: arguments.flag("read-only"))
         }
+        var timeouts = HTTPServer.Timeouts()
+        if let text = arguments.value("request-timeout") {
+            guard let seconds = Double(text), seconds >= 0.1, seconds <= 3600 else {
+                throw arguments.usageError("invalid value '\(text)' for option '--request-timeout'; give seconds")
+            }
+            timeouts.request = .milliseconds(Int(seconds * 1000))
+        }
         let handlerBox = HandlerBox()
         let server: HTTPServer
         do {
-            server = try HTTPServer(address: address, port: port) { request in handlerBox.handle(request) }
+            server = try HTTPServer(address: address, port: port, timeouts: timeouts) { request in handlerBox.handle(request) }
         } catch {
             throw CommandFailure(message: "cannot serve on \(address):\(port): \(error.message)")
         }
