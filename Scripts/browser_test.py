@@ -55,7 +55,9 @@ driver = make_driver()
 def wait(condition, message, timeout=TIMEOUT):
     """Waits until condition() is truthy and returns it; fails with message after the timeout."""
     try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda _: condition())
+        # An element the page redrew meanwhile is looked for again on the next poll.
+        return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                             ignored_exceptions=[StaleElementReferenceException]).until(lambda _: condition())
     except TimeoutException:
         raise AssertionError("timed out: " + message) from None
 
@@ -104,8 +106,12 @@ def card_text(slug):
 
 
 def visible(selector):
-    elements = driver.find_elements(By.CSS_SELECTOR, selector)
-    return elements[0] if elements and elements[0].is_displayed() else None
+    """The first element matching selector when it is shown, else None."""
+    try:
+        elements = driver.find_elements(By.CSS_SELECTOR, selector)
+        return elements[0] if elements and elements[0].is_displayed() else None
+    except StaleElementReferenceException:
+        return None
 
 
 def click(selector):
