@@ -18,6 +18,9 @@ from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -249,6 +252,34 @@ def drag_within_a_column():
     assert field(read(f"cards/review/{last}.md"), "position") != old_position, "position unchanged on disk"
     open_board()
     assert slugs("review") == expected, "after a reload: " + repr(slugs("review"))
+
+
+def drag_with(kind, slug, target, offset_y, hold):
+    """Drags a card with a touch or pen pointer; a finger first rests on the card for `hold` seconds."""
+    source = card(slug)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", source)
+    builder = ActionBuilder(driver, mouse=PointerInput(kind, kind + "-pointer"), duration=50)
+    pointer = builder.pointer_action
+    pointer.move_to(source).pointer_down()
+    if hold:
+        pointer.pause(hold)
+    pointer.move_to(source, 0, 12).move_to(target, 0, offset_y).move_to(target, 0, offset_y + 1).pointer_up()
+    builder.perform()
+
+
+@case
+def drag_by_touch_and_by_pen():
+    open_board()
+    before = server_order("done")
+    last, first = before[-1], card(before[0])
+    drag_with(interaction.POINTER_TOUCH, last, first, -first.size["height"] // 3, hold=0.5)
+    expected = [last] + before[:-1]
+    wait(lambda: server_order("done") == expected, f"a finger's drag to put {last} on top: {server_order('done')}")
+    target = card(expected[2])
+    drag_with(interaction.POINTER_PEN, last, target, target.size["height"] // 3, hold=0)
+    expected = expected[1:3] + [last] + expected[3:]
+    wait(lambda: server_order("done") == expected, f"a pen's drag to put {last} third: {server_order('done')}")
+    wait(lambda: slugs("done") == expected, "the page to show it")
 
 
 @case
