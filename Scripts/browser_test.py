@@ -412,6 +412,80 @@ def keyboard_moves_and_undo():
 
 
 @case
+def keys_for_new_title_archive_and_labels():
+    open_board()
+    anchor = slugs("in-progress")[0]
+    select_card(anchor)
+    press("n")
+    title = wait(lambda: visible("#panel input[name=title]"), "n to open a new card")
+    assert driver.switch_to.active_element == title, "the title does not have the focus"
+    title.send_keys("Made by keys", Keys.ENTER)
+    wait(lambda: os.path.exists(path("cards/in-progress/made-by-keys.md")), "Enter to add the card")
+    wait(lambda: slugs("in-progress")[:2] == [anchor, "made-by-keys"], "the card below the selected one")
+    wait(lambda: "selected" in card("made-by-keys").get_attribute("class"), "the new card to be selected")
+    press("t")
+    title = wait(lambda: visible("#panel input[name=title]"), "t to open the title")
+    wait(lambda: driver.switch_to.active_element == title, "t to focus the title")
+    title.send_keys(Keys.END, " again", Keys.ENTER)
+    wait(lambda: "title: Made by keys again" in read("cards/in-progress/made-by-keys.md"), "Enter to save the title")
+    press(Keys.ESCAPE)
+    wait(lambda: not visible("#panel"), "Escape to close the panel")
+    press("#")
+    toggle = wait(lambda: visible("#panel [data-label]"), "# to open the labels")
+    wait(lambda: driver.switch_to.active_element == toggle, "# to focus the first label")
+    first_label = toggle.get_attribute("data-label")
+    press(Keys.SPACE)
+    click("#panel [data-action='save']")
+    wait(lambda: first_label in (field(read("cards/in-progress/made-by-keys.md"), "labels") or ""), "the label saved")
+    close_panel()
+    press("a")
+    wait(lambda: not os.path.exists(path("cards/in-progress/made-by-keys.md")), "a to archive the card")
+    wait(lambda: "made-by-keys" not in slugs("in-progress"), "the card to leave the board")
+    press("u")
+    wait(lambda: os.path.exists(path("cards/in-progress/made-by-keys.md")), "u to unarchive it")
+    wait(lambda: slugs("in-progress")[:2] == [anchor, "made-by-keys"], "the card back in its place")
+
+
+@case
+def fields_are_edited_in_the_panel():
+    open_board()
+    relative = "cards/done/new-app-icon.md"
+    card("new-app-icon").click()
+    type_into("#panel input[name=new-field-key]", "assignee")
+    type_into("#panel input[name=new-field-value]", "mei")
+    click("#panel [data-action='add-field']")
+    click("#panel [data-action='save']")
+    wait(lambda: field(read(relative), "assignee") == "mei", "the field on disk")
+    value = wait(lambda: visible("#panel input[data-field='assignee']"), "the field in the panel")
+    value.send_keys(Keys.END, " and ana")
+    click("#panel [data-action='save']")
+    wait(lambda: field(read(relative), "assignee") == "mei and ana", "the changed field on disk")
+    click("#panel [data-action='remove-field'][data-field='assignee']")
+    click("#panel [data-action='save']")
+    wait(lambda: field(read(relative), "assignee") is None, "the field removed from disk")
+    close_panel()
+
+
+@case
+def api_errors_are_shown():
+    open_board()
+    close_panel()
+    click("[data-action='settings']")
+    type_into("#settings-dialog input[name='new-column-name']", "Done")
+    type_into("#settings-dialog input[name='new-column-id']", "done")
+    click("#settings-dialog [data-action='add-column']")
+    toast = wait(lambda: visible("#toasts .toast.error"), "an error toast")
+    assert "could not add the column" in toast.text, toast.text
+    press(Keys.ESCAPE)
+    wait(lambda: not visible("#settings-dialog"), "the dialog to close")
+    box = driver.find_element(By.CSS_SELECTOR, "input[name=filter]")
+    box.send_keys('"unclosed')
+    wait(lambda: driver.find_element(By.ID, "filter-message").text and "invalid" in box.get_attribute("class"),
+         "a bad query to be named")
+    box.send_keys(Keys.ESCAPE)
+
+
+@case
 def external_move_appears():
     open_board()
     os.rename(path("cards/todo/press-kit-and-screenshots.md"), path("cards/review/press-kit-and-screenshots.md"))
