@@ -19,7 +19,7 @@ function announce(card) {
 }
 
 /// Puts a full card (from GET/POST/PATCH/move…) on the board.
-export function accept(card) {
+function accept(card) {
   if (!card || !card.slug) return card;
   upsertCard(card, "body" in card ? excerptOf(card.body) : undefined);
   announce(card);

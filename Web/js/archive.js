@@ -27,11 +27,7 @@ export function initArchive() {
   });
 }
 
-export function archiveShowing() {
-  return showing;
-}
-
-export async function toggleArchive() {
+async function toggleArchive() {
   showing = !showing;
   document.getElementById("archive-view").hidden = !showing;
   document.getElementById("board").hidden = showing;

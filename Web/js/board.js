@@ -16,14 +16,6 @@ export function onColumnAction(handler) {
   hooks.columnAction = handler;
 }
 
-export function cardElement(slug) {
-  return cardViews.get(slug)?.element ?? null;
-}
-
-export function columnView(id) {
-  return columnViews.get(id) ?? null;
-}
-
 /// The colour for a label's chip, or null when it is not a plain #rrggbb.
 export function labelColour(id) {
   const colour = findLabel(id)?.color;

@@ -64,7 +64,7 @@ function leaveSelection(slug) {
   select(where ? where.next ?? where.previous : null);
 }
 
-export function apply(event) {
+function apply(event) {
   switch (event.event) {
     case "board":
     case "column-added":

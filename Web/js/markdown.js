@@ -6,7 +6,7 @@
 const SAFE_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
 
 /// The URL as a string when it is absolute and of an allowed scheme, else null.
-export function safeHref(href) {
+function safeHref(href) {
   try {
     const url = new URL(href.trim());
     return SAFE_PROTOCOLS.has(url.protocol) ? url.href : null;

@@ -50,7 +50,6 @@ export function initPanel() {
       case "use-theirs": return useTheirs();
       case "keep-mine": return keepMine();
       case "show-theirs": return showTheirs();
-      case "reload-card": return reload();
       case "remove-field": return removeField(target.dataset.field);
       case "add-field": return addField();
     }
@@ -338,7 +337,7 @@ function changes() {
   return result;
 }
 
-export function isDirty() {
+function isDirty() {
   return panel.open && panel.base !== null && Object.keys(changes()).length > 0;
 }
 
@@ -482,7 +481,6 @@ function cardNow(card) {
     setNotice("This card was changed elsewhere; the panel shows it as it is now.", false);
     return;
   }
-  panel.pending = card;
   setNotice("This card was changed elsewhere while you were editing. Your text is kept; saving will show both versions.", true);
 }
 
@@ -501,14 +499,6 @@ async function showTheirs() {
   try {
     panel.conflict = await api.card(panel.slug);
     renderConflict();
-  } catch (error) {
-    showError(error, "could not read the card");
-  }
-}
-
-async function reload() {
-  try {
-    load(await api.card(panel.slug));
   } catch (error) {
     showError(error, "could not read the card");
   }

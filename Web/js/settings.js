@@ -14,7 +14,7 @@ export function initSettings() {
   document.querySelector('[data-action="settings"]').addEventListener("click", openSettings);
 }
 
-export function openSettings() {
+function openSettings() {
   if (state.board?.readOnly) return;
   render();
   dialog().showModal();

@@ -38,7 +38,7 @@ export function changed(columns) {
 }
 
 /// Board order: position compared by code units (cards without one last), ties by slug.
-export function compareCards(a, b) {
+function compareCards(a, b) {
   const pa = a.position, pb = b.position;
   if (pa !== pb) {
     if (pa == null) return 1;
@@ -76,7 +76,7 @@ export function setBoard(json) {
   changed(ids.join() === previousColumns.join() ? ids : "all");
 }
 
-export function firstOpenColumn() {
+function firstOpenColumn() {
   const columns = state.board?.columns || [];
   return (columns.find((c) => !c.collapsed) || columns[0] || {}).id ?? null;
 }

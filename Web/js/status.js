@@ -23,7 +23,7 @@ export function refreshStatusSoon() {
   timer = setTimeout(refreshStatus, 700);
 }
 
-export async function refreshStatus() {
+async function refreshStatus() {
   const element = document.getElementById("git-status");
   let status;
   try {
