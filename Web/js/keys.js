@@ -85,6 +85,14 @@ function selectColumn(id) {
 }
 
 async function handle(key, shift, showHelp) {
+  if (document.getElementById("board").hidden) {
+    // The archive view: the board's keys have nothing to act on; Escape goes back to the board.
+    if (key === "Escape" && !panel.isOpen()) {
+      document.querySelector('[data-action="archive-view"]').click();
+      return true;
+    }
+    if (!["Escape", "?", "u"].includes(key)) return false;
+  }
   const column = currentColumn();
   const slugs = column ? visibleSlugs(column) : [];
   const index = state.selected ? slugs.indexOf(state.selected) : -1;
