@@ -92,7 +92,10 @@ export async function createCard(fields) {
   try {
     const card = accept(await api.createCard(fields));
     pushUndo(`new card “${card.title}”`, async () => {
-      await api.deleteCard(card.slug, card.version);
+      // Moves since do not matter; a text someone else gave the card does.
+      const current = await api.card(card.slug);
+      unchangedSince(current, card, ["title", "labels", "body", "fields"]);
+      await api.deleteCard(card.slug, current.version);
       removeCard(card.slug);
       announce({ slug: card.slug, deleted: true });
     });
@@ -119,9 +122,27 @@ export async function updateCard(slug, changes, version, before) {
     }
   }
   pushUndo(`edit of “${before.title ?? card.title}”`, async () => {
-    accept(await api.updateCard(slug, { ...inverse, version: card.version }));
+    // Only what this edit set is put back, and only while it is still what the edit left.
+    const current = await api.card(slug);
+    unchangedSince(current, card, Object.keys(inverse), inverse.fields && Object.keys(inverse.fields));
+    accept(await api.updateCard(slug, { ...inverse, version: current.version }));
   });
   return card;
+}
+
+/// Throws unless `current` still has the values `then` had for `keys` (and for the
+/// named fields): undo never replaces a change someone else made meanwhile.
+function unchangedSince(current, then, keys, fieldKeys) {
+  const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  for (const key of keys) {
+    if (key === "fields") {
+      for (const field of fieldKeys ?? Object.keys({ ...current.fields, ...then.fields })) {
+        if (!same(current.fields?.[field], then.fields?.[field])) throw new Error(`its “${field}” was changed elsewhere since`);
+      }
+    } else if (!same(current[key], then[key])) {
+      throw new Error(`its ${key} was changed elsewhere since`);
+    }
+  }
 }
 
 export function toFieldString(value) {
