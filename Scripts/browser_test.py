@@ -486,6 +486,45 @@ def api_errors_are_shown():
 
 
 @case
+def undo_an_edit_after_a_move():
+    open_board()
+    slug = "set-up-crash-reporting-for-beta-builds"
+    column = next(c for c in ("todo", "in-progress", "review", "done") if slug in slugs(c))
+    relative = f"cards/{column}/{slug}.md"
+    old_title = field(read(relative), "title")
+    card(slug).click()
+    title = wait(lambda: visible("#panel input[name=title]"), "the panel")
+    title.send_keys(Keys.END, " (soon)", Keys.ENTER)
+    wait(lambda: field(read(relative), "title") == old_title + " (soon)", "the new title on disk")
+    close_panel()
+    select_card(slug)
+    press("L")
+    wait(lambda: not os.path.exists(path(relative)), "L to move the card")
+    press("u")
+    wait(lambda: os.path.exists(path(relative)), "u to move it back")
+    press("u")
+    wait(lambda: field(read(relative), "title") == old_title, "u to put the old title back")
+    wait(lambda: card_title(slug) == old_title, "the old title on the page")
+
+
+@case
+def undo_does_not_overwrite_a_change_made_elsewhere():
+    open_board()
+    relative = "cards/done/fix-exif-orientation-for-rotated-iphone-photos.md"
+    card("fix-exif-orientation-for-rotated-iphone-photos").click()
+    title = wait(lambda: visible("#panel input[name=title]"), "the panel")
+    title.send_keys(Keys.END, " (mine)", Keys.ENTER)
+    wait(lambda: "(mine)" in field(read(relative), "title"), "the new title on disk")
+    close_panel()
+    write(relative, read(relative).replace(" (mine)", " (theirs)"))
+    wait(lambda: "(theirs)" in card_title("fix-exif-orientation-for-rotated-iphone-photos"), "their title on the page")
+    click("[data-action='undo']")
+    toast = wait(lambda: visible("#toasts .toast.error"), "undo to say it cannot")
+    assert "changed elsewhere" in toast.text, toast.text
+    assert "(theirs)" in field(read(relative), "title"), "undo overwrote their title"
+
+
+@case
 def external_move_appears():
     open_board()
     os.rename(path("cards/todo/press-kit-and-screenshots.md"), path("cards/review/press-kit-and-screenshots.md"))
