@@ -142,11 +142,12 @@ async function start() {
   const maybeReady = () => {
     if (boardReady && streamOpen) document.body.dataset.ready = "1";
   };
+  const message = document.getElementById("board-message");
   try {
     setBoard(await api.board());
+    message.hidden = true;
   } catch (error) {
-    const message = document.getElementById("board-message");
-    message.hidden = false;
+    message.classList.add("error");
     message.textContent = error.status === 401 || error.status === 403
       ? "This page needs the link `kanban serve` printed (with its token): " + error.message
       : "Cannot load the board: " + error.message;
