@@ -46,8 +46,9 @@ kanban="$(swift build --product kanban --show-bin-path)/kanban"
 work=$(mktemp -d)
 server=""
 readonly_server=""
+big_server=""
 cleanup() {
-    for pid in $server $readonly_server; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    for pid in $server $readonly_server $big_server; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -87,12 +88,27 @@ start_server readonly --read-only
 readonly_server=$pid
 readonly_url=$url
 
+# A board of 10,000 cards (8,000 of them in two columns), for the page's speed.
+big="$work/big"
+cp -R SampleBoards/product-launch "$big"
+python3 - "$big" <<'PY'
+import os, sys
+for column, count in (("todo", 5000), ("in-progress", 3000), ("done", 2000)):
+    for index in range(count):
+        with open(os.path.join(sys.argv[1], "cards", column, f"card-{column}-{index:05d}.md"), "w") as file:
+            file.write(f"---\ntitle: Card {index} of {column}\ncolumn: {column}\nposition: b{index:05d}\n"
+                       f"labels: [feature]\n---\n\nThe text of card {index}.\n")
+PY
+board="$big" start_server big
+big_server=$pid
+big_url=$url
+
 mkdir -p Docs
 # A browser that hangs must not hold CI: the cases take under a minute.
 limit=()
 if command -v timeout >/dev/null 2>&1; then limit=(timeout 600); fi
 status=0
-CHROMEDRIVER="$(command -v chromedriver)" READONLY_URL="$readonly_url" \
+CHROMEDRIVER="$(command -v chromedriver)" READONLY_URL="$readonly_url" BIG_URL="$big_url" BIG_BOARD="$big" \
     "${limit[@]}" "$venv/bin/python" Scripts/browser_test.py "$main_url" "$board" "$root/Docs/serve.png" \
     | tee "$work/results" || status=$?
 if ! tail -n 1 "$work/results" | grep -Eq '^[0-9]+ passed, [0-9]+ failed$'; then

@@ -746,6 +746,48 @@ def sync_shows_its_messages():
     click("[data-action='close-sync']")
 
 
+@case
+def ten_thousand_cards():
+    big_url, big_board = os.environ.get("BIG_URL"), os.environ.get("BIG_BOARD")
+    if not big_url:
+        print("      (no BIG_URL: skipped)")
+        return
+    started = time.monotonic()
+    driver.get(big_url)
+    wait(lambda: driver.execute_script("return document.body.dataset.ready") == "1", "the big board to be ready", timeout=60)
+    print(f"      10,000 cards ready in {time.monotonic() - started:.1f} s")
+    count = driver.execute_script("return document.querySelector(\"[data-column='todo'] .count\").textContent")
+    assert count == "5005", count
+    drawn = driver.execute_script("return document.querySelectorAll('#board [data-slug]').length")
+    assert drawn < 1000, f"{drawn} card elements drawn: the columns should draw what is on screen"
+    select_card("card-todo-00000")
+    # 100 keys, each handled, drawn and laid out before the next: the page's time per key.
+    per_key = driver.execute_async_script(
+        "const done = arguments[0];"
+        "(async () => { const start = performance.now();"
+        "  for (let i = 0; i < 100; i++) {"
+        "    window.dispatchEvent(new KeyboardEvent('keydown', {key: 'j', bubbles: true}));"
+        "    await new Promise((resolve) => setTimeout(resolve, 0));"
+        "    document.body.getBoundingClientRect();"
+        "  }"
+        "  done((performance.now() - start) / 100); })();")
+    print(f"      j: {per_key:.1f} ms a key")
+    assert per_key < 50, f"a key takes {per_key:.0f} ms on 10,000 cards"
+    wait(lambda: "selected" in card("card-todo-00100").get_attribute("class"), "100 j's to select the 101st card")
+    relative = os.path.join(big_board, "cards/todo/card-todo-00003.md")
+    with open(relative, encoding="utf-8") as file:
+        text = file.read()
+    changed_at = time.monotonic()
+    with open(relative + ".tmp~", "w", encoding="utf-8") as file:
+        file.write(text.replace("title: Card 3 of todo", "title: Card three"))
+    os.replace(relative + ".tmp~", relative)
+    wait(lambda: card_title("card-todo-00003") == "Card three", "the edit on the big board")
+    print(f"      an outside edit shown after {(time.monotonic() - changed_at) * 1000:.0f} ms")
+    driver.execute_script("const list = document.querySelector(\"[data-column='todo'] .cards\"); list.scrollTop = list.scrollHeight")
+    wait(lambda: driver.execute_script("return document.querySelectorAll(\"[data-column='todo'] [data-slug]\").length") > 150,
+         "scrolling to draw more cards")
+
+
 # Last: the read-only server's cookie (same host, another port) replaces the first server's.
 @case
 def read_only_has_no_editing_controls():
