@@ -21,6 +21,15 @@ if arguments.first == "watch" {
         exit(1)
     }
 }
+if arguments.first == "serve" {
+    do {
+        try runServeBenchmarks(arguments: Array(arguments.dropFirst()))
+        exit(0)
+    } catch {
+        POSIX.printError("kanban-bench serve: \(error)\n")
+        exit(1)
+    }
+}
 if arguments.first == "tui" {
     do {
         try runTUIBenchmarks(arguments: Array(arguments.dropFirst()))
