@@ -73,7 +73,12 @@ export function initPanel() {
 
 /// Opens the panel on a card; `focus` is "title", "labels" or nothing.
 export async function openCard(slug, focus) {
-  if (panel.open && isDirty() && panel.slug !== slug) {
+  if (panel.open && panel.mode === "edit" && panel.slug === slug) {
+    // Already open: what is typed stays; only the focus moves.
+    show(focus);
+    return;
+  }
+  if (panel.open && isDirty()) {
     if (!(await confirmDialog("Discard your unsaved changes to this card?", "Discard"))) return;
   }
   let card;
