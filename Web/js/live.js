@@ -98,8 +98,9 @@ function apply(event) {
     }
   }
   const open = openSlug();
-  if (open && (event.slug === open || slugOfPath(event.previousPath) === open || slugOfPath(event.path) === open)) {
-    externalChange(event);
+  const previous = slugOfPath(event.previousPath);
+  if (open && (event.slug === open || previous === open || slugOfPath(event.path) === open)) {
+    externalChange(event, previous);
   }
   for (const listener of hooks.afterEvent) listener(event);
 }

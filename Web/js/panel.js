@@ -446,9 +446,10 @@ function ownChange(card) {
   cardNow(card);
 }
 
-/// Called by the live stream for every event naming the open card.
-export async function externalChange(event) {
+/// Called by the live stream for every event naming the open card (`previousSlug`: its name before a rename).
+export async function externalChange(event, previousSlug) {
   if (!panel.open || panel.mode !== "edit" || panel.busy) return;
+  if (previousSlug === panel.slug && event.slug && event.slug !== previousSlug) panel.slug = event.slug;
   const slug = panel.slug;
   if (event.event === "deleted") {
     if (event.slug === slug) setNotice("This card was deleted elsewhere. Your text is still here; save adds nothing back.", false);
