@@ -199,6 +199,8 @@ function pointerUp(event) {
   const order = (state.order.get(column) || []).filter((s) => s !== slug);
   let index;
   if (collapsed) {
+    // A collapsed column shows no cards: the element leaves whatever list the drag left it in.
+    element.remove();
     target = { column, placement: "bottom" };
     index = order.length;
   } else if (previous) {
