@@ -283,6 +283,19 @@ def drag_by_touch_and_by_pen():
 
 
 @case
+def drop_on_a_collapsed_column():
+    open_board()
+    backlog = driver.find_element(By.CSS_SELECTOR, "[data-column='backlog']")
+    drag("library-database-migration-to-schema-v8", backlog, 0)
+    wait(lambda: os.path.exists(path("cards/backlog/library-database-migration-to-schema-v8.md")), "the card in backlog/")
+    wait(lambda: not driver.find_elements(By.CSS_SELECTOR, "#board [data-slug='library-database-migration-to-schema-v8']"),
+         "the card to leave the columns shown")
+    assert driver.find_element(By.CSS_SELECTOR, "[data-column='backlog'] .count").text == "6"
+    click("[data-action='undo']")
+    wait(lambda: "library-database-migration-to-schema-v8" in slugs("done"), "undo to bring it back to Done")
+
+
+@case
 def new_card_from_the_template():
     open_board()
     click("[data-column='todo'] [data-action='new-card']")
