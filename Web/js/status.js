@@ -40,11 +40,17 @@ async function refreshStatus() {
     return;
   }
   syncButton.hidden = !!state.board?.readOnly;
-  const part = (text, className, title) => {
-    const span = document.createElement("span");
+  // A part with details is a button that lists them (a tooltip alone is out of reach on a touch screen).
+  const part = (text, className, title, details) => {
+    const span = document.createElement(details ? "button" : "span");
     span.className = className;
     span.textContent = text;
     if (title) span.title = title;
+    if (details) {
+      span.type = "button";
+      span.classList.add("link");
+      span.addEventListener("click", () => showLines(details, false));
+    }
     element.appendChild(span);
     return span;
   };
@@ -55,13 +61,30 @@ async function refreshStatus() {
   if (changes.length || status.boardChanged) {
     const lines = changes.map((c) => `${c.kind} ${c.title || c.slug}${c.fields?.length ? " (" + c.fields.join(", ") + ")" : ""}`);
     if (status.boardChanged) lines.push("board.md changed");
-    part(`${changes.length + (status.boardChanged ? 1 : 0)} uncommitted`, "changes", lines.join("\n"));
+    part(`${changes.length + (status.boardChanged ? 1 : 0)} uncommitted`, "changes", lines.join("\n"), lines);
   } else {
     part("committed", "clean");
   }
   const tidy = status.toTidy || [];
-  if (tidy.length) part(`${tidy.length} to tidy`, "tidy warning", tidy.map((t) => `${t.path}${t.line ? ":" + t.line : ""}: ${t.message}`).join("\n"));
-  if (status.conflicts?.length) part(`${status.conflicts.length} conflicted`, "warning", status.conflicts.join("\n"));
+  if (tidy.length) {
+    const lines = tidy.map((t) => `${t.path}${t.line ? ":" + t.line : ""}: ${t.message}`);
+    part(`${tidy.length} to tidy`, "tidy warning", lines.join("\n"), lines);
+  }
+  if (status.conflicts?.length) part(`${status.conflicts.length} conflicted`, "warning", status.conflicts.join("\n"), status.conflicts);
+}
+
+/// Shows lines (what Sync said, or the details of the status) under the header.
+function showLines(lines, failed) {
+  const list = document.getElementById("sync-lines");
+  list.replaceChildren();
+  for (const line of lines) {
+    const item = document.createElement("li");
+    item.textContent = line;
+    list.appendChild(item);
+  }
+  const box = document.getElementById("sync-messages");
+  box.classList.toggle("failed", failed);
+  box.hidden = false;
 }
 
 async function sync() {
@@ -70,18 +93,9 @@ async function sync() {
   const button = document.querySelector('[data-action="sync"]');
   button.disabled = true;
   button.textContent = "Syncing…";
-  const box = document.getElementById("sync-messages");
-  const list = document.getElementById("sync-lines");
   try {
     const result = await api.sync();
-    list.replaceChildren();
-    for (const line of result.messages?.length ? result.messages : [result.ok ? "up to date" : "sync failed"]) {
-      const item = document.createElement("li");
-      item.textContent = line;
-      list.appendChild(item);
-    }
-    box.classList.toggle("failed", !result.ok);
-    box.hidden = false;
+    showLines(result.messages?.length ? result.messages : [result.ok ? "up to date" : "sync failed"], !result.ok);
   } catch (error) {
     showError(error, "sync failed");
   } finally {
