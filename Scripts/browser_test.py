@@ -751,8 +751,16 @@ def settings_change_labels_and_columns():
 
 
 @case
-def sync_shows_its_messages():
+def git_status_and_sync():
     open_board()
+    # By now the tests have changed cards without committing them.
+    changes = wait(lambda: visible("#git-status .changes"), "the uncommitted changes in the header")
+    assert "uncommitted" in changes.text, changes.text
+    changes.click()
+    wait(lambda: visible("#sync-messages"), "the list of changes")
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#sync-lines li")) >= 1
+    click("[data-action='close-sync']")
+    wait(lambda: not visible("#sync-messages"), "the list to close")
     click("[data-action='sync']")
     wait(lambda: visible("#sync-messages"), "the sync messages")
     assert driver.find_element(By.CSS_SELECTOR, "#sync-lines").text.strip(), "sync said nothing"
