@@ -7,7 +7,7 @@ import { refetchBoard } from "./actions.js";
 import { externalChange, openSlug } from "./panel.js";
 import { toast } from "./ui.js";
 
-const hooks = { afterEvent: [], opened: [] };
+const hooks = { afterEvent: [] };
 let boardTimer = null;
 let hadError = false;
 
@@ -16,28 +16,57 @@ export function afterEvent(listener) {
   hooks.afterEvent.push(listener);
 }
 
-/// Opens the stream; `onOpen` is called each time it (re)connects.
+const HIDDEN_CLOSE = 60000; // ms a page stays hidden before it lets go of its stream
+let source = null;
+let hiddenTimer = null;
+let openListener = null;
+
+/// Opens the stream; `onOpen` is called each time it (re)connects. A page hidden for a minute
+/// closes its stream (a browser allows few connections to one server) and catches up when shown.
 export function connect(onOpen) {
-  const source = new EventSource("/api/events", { withCredentials: true });
+  openListener = onOpen;
+  open();
+  document.addEventListener("visibilitychange", () => {
+    clearTimeout(hiddenTimer);
+    if (document.hidden) {
+      hiddenTimer = setTimeout(() => {
+        source?.close();
+        source = null;
+        setStatus("paused", "off", "The page was hidden; it catches up when shown");
+      }, HIDDEN_CLOSE);
+    } else if (!source) {
+      hadError = true; // refetch the board once the stream is open again
+      open();
+    }
+  });
+}
+
+function setStatus(text, kind, title) {
   const status = document.getElementById("live");
-  source.addEventListener("open", () => {
-    status.textContent = "live";
-    status.className = "live on";
-    status.title = "Changes made anywhere appear here as they happen";
+  status.textContent = text;
+  status.className = "live " + kind;
+  status.title = title;
+}
+
+function open() {
+  source = new EventSource("/api/events", { withCredentials: true });
+  const mine = source;
+  mine.addEventListener("open", () => {
+    setStatus("live", "on", "Changes made anywhere appear here as they happen");
     if (hadError) {
       // Events may have been missed while the stream was down.
       hadError = false;
       refetchBoard();
     }
-    onOpen?.();
+    openListener?.();
   });
-  source.addEventListener("error", () => {
+  mine.addEventListener("error", () => {
+    if (mine !== source) return;
     hadError = true;
-    status.textContent = source.readyState === EventSource.CLOSED ? "offline" : "reconnecting…";
-    status.className = "live off";
-    status.title = "The event stream is down; the board may be out of date";
+    if (mine.readyState === EventSource.CLOSED) setStatus("offline", "off", "The event stream is closed; reload the page");
+    else setStatus("reconnecting…", "off", "The event stream is down; the board may be out of date");
   });
-  source.addEventListener("message", (message) => {
+  mine.addEventListener("message", (message) => {
     let event;
     try {
       event = JSON.parse(message.data);
@@ -46,7 +75,6 @@ export function connect(onOpen) {
     }
     apply(event);
   });
-  return source;
 }
 
 function slugOfPath(path) {
