@@ -19,7 +19,15 @@ import { showError } from "./ui.js";
 function initBoardClicks() {
   document.getElementById("board").addEventListener("click", (event) => {
     const card = event.target.closest(".card");
-    if (!card || !card.dataset.slug) return;
+    if (!card || !card.dataset.slug) {
+      // A click beside the cards selects the column (where n adds a card).
+      const column = event.target.closest(".column");
+      if (column && !event.target.closest("button") && column.dataset.column !== state.selectedColumn) {
+        state.selectedColumn = column.dataset.column;
+        select(null);
+      }
+      return;
+    }
     const slug = card.dataset.slug;
     if (event.shiftKey || event.ctrlKey || event.metaKey) {
       if (state.multi.has(slug)) state.multi.delete(slug);
