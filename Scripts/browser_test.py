@@ -212,6 +212,8 @@ def field(text, key):
 @case
 def screenshot_of_the_sample_board():
     open_board()
+    # The header's git status arrives on its own: wait for it, so that the picture is the same every run.
+    wait(lambda: driver.find_element(By.ID, "git-status").text.strip(), "the git status in the header")
     if SCREENSHOT:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": False})
