@@ -73,6 +73,12 @@ public struct Column: Sendable, Hashable, Codable {
         guard let first = id.utf8.first, id.utf8.count <= 64, isAlphanumeric(first) else { return false }
         return id.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
     }
+
+    /// Why the column id `id` cannot join `other`, which differs from it only in case: on a case-insensitive disk
+    /// (macOS's default, Windows') their two directories are one.
+    package static func caseCollisionMessage(_ id: String, _ other: String) -> String {
+        "column id '\(id)' differs from '\(other)' only in case; a case-insensitive disk (macOS, Windows) cannot hold both directories; choose another id"
+    }
 }
 
 /// A label cards can carry.

@@ -31,12 +31,24 @@ package struct BoardFile: Sendable {
     /// The 1-based line declaring the item of the list `key` (`columns` or `labels`) whose `id` is `id`, for
     /// diagnostics; nil when it cannot be found.
     func line(ofItem id: String, in key: String) -> Int? {
+        location(ofItem: id, in: key)?.line
+    }
+
+    /// The 1-based line and column (in UTF-8 bytes) of the `id` of the item of the list `key` (`columns` or
+    /// `labels`) whose `id` is `id`, for diagnostics; nil when it cannot be found.
+    func location(ofItem id: String, in key: String) -> (line: Int, column: Int)? {
         guard let start = document.location(ofKey: key)?.line else { return nil }
         let lines = String(decoding: document.bytes(), as: UTF8.self).lines()
         for index in max(0, start - 1)..<lines.count {
-            var content = lines[index].trimmingCharacters(in: .whitespacesAndNewlines)[...]
+            let line = lines[index]
+            var content = line.drop { $0 == " " || $0 == "\t" }
             if content.hasPrefix("- ") { content = content.dropFirst(2).drop { $0 == " " } }
-            if content == "id: \(id)" || content == "id: \"\(id)\"" || content == "id: '\(id)'" { return index + 1 }
+            guard content.hasPrefix("id:") else { continue }
+            let value = content.dropFirst(3).drop { $0 == " " }
+            let text = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            if text == id || text == "\"\(id)\"" || text == "'\(id)'" {
+                return (index + 1, line.utf8.distance(from: line.startIndex, to: value.startIndex) + 1)
+            }
         }
         return nil
     }

@@ -5,12 +5,16 @@ public enum Slug {
     /// The longest slug generated from a title, in bytes (a `-N` suffix may add a few).
     public static let maximumLength = 80
 
-    /// The slug for a new card titled `title`: lowercase ASCII letters and digits, diacritics folded
-    /// (`Ünïcödé` → `unicode`), `&` spelled `and`, every run of other characters one `-`, no `-` at either end,
-    /// at most ``maximumLength`` bytes, and `untitled` when nothing is left.
+    /// The slug for a new card titled `title`, made as SimpleKanban makes it: other scripts transliterated to Latin
+    /// (`Привет мир` → `privet-mir`, `中文标题` → `zhong-wen-biao-ti`, `Ελληνικά` → `ellenika`), then lowercase ASCII
+    /// letters and digits, diacritics folded (`Ünïcödé` → `unicode`), `&` spelled `and`, every run of other
+    /// characters one `-`, no `-` at either end, at most ``maximumLength`` bytes, and `untitled` when nothing is left
+    /// (a title of emoji alone).
     ///
     /// - Complexity: O(n) in the length of the title.
     public static func make(from title: String) -> String {
+        // The app transliterates with Foundation's `toLatin` transform, as here; a title in ASCII needs none.
+        let title = title.utf8.allSatisfy { $0 < 0x80 } ? title : title.applyingTransform(.toLatin, reverse: false) ?? title
         var slug = ""
         var pendingHyphen = false
         func append(_ text: String) {

@@ -27,6 +27,8 @@ public struct Diagnostic: Sendable, Hashable {
         case duplicatePosition = "duplicate-position"
         /// A card label that `board.md` does not declare.
         case undeclaredLabel = "undeclared-label"
+        /// A card label written in quotes (`["2024"]`), which SimpleKanban reads as part of the id.
+        case quotedLabel = "quoted-label"
         /// Git conflict markers left in a card.
         case conflictMarkers = "conflict-markers"
         /// A `position` longer than the ordering scheme keeps keys.
@@ -49,6 +51,8 @@ public struct Diagnostic: Sendable, Hashable {
         case interruptedChange = "interrupted-change"
         /// Two slugs that differ only in case or Unicode normalisation, which a case-insensitive disk cannot hold.
         case slugCaseCollision = "slug-case-collision"
+        /// Two column ids in `board.md` that differ only in case, which a case-insensitive disk holds in one directory.
+        case columnCaseCollision = "column-case-collision"
         /// A value SimpleKanban owns that the app (and kanban) read one way and a YAML reader another
         /// (`title: Fix bug #123`), or that the app cannot read at all (a value over several lines).
         case readsDifferently = "reads-differently"

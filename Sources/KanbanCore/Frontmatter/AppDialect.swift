@@ -112,6 +112,69 @@ enum AppDialect {
         }
     }
 
+    /// A card's labels marked to be written as they are between the brackets of `labels: [a, b]`, the only form the
+    /// app reads; nil when one of them would not read back so (it is empty, holds a comma or a control character, or
+    /// starts or ends with white space), and the list is to be written as YAML instead.
+    ///
+    /// The app reads no quotes in a label, so `2024`, `on` and `~` are written bare: quoted, they would be labels
+    /// with quotes in them, to the app and to kanban. No form of such a label reads the same to a YAML reader (it
+    /// takes `2024` for a number, `~` for null), and the app's reading wins.
+    ///
+    /// - Complexity: O(n) in the total length of the labels.
+    static func labelItems(_ items: [YAMLValue]) -> [YAMLValue]? {
+        var marked: [YAMLValue] = []
+        marked.reserveCapacity(items.count)
+        for item in items {
+            guard case .scalar(var scalar) = item, readsAsLabel(scalar.value) else { return nil }
+            scalar.writtenAs = scalar.value
+            marked.append(.scalar(scalar))
+        }
+        return marked
+    }
+
+    /// The label id a label read with quotes around it stands for: `"2024"`, `'on'`, and the `"\"2024\""` and deeper
+    /// nestings that earlier versions of kanban wrote by quoting such a label once more on every edit, all stand for
+    /// `2024`. Nil when `label` is not in quotes, or when what is inside them is no valid label id.
+    static func unquotedLabel(_ label: String) -> String? {
+        var text = label
+        while text.count >= 2, let quote = text.first, quote == "\"" || quote == "'", text.last == quote {
+            let inside = text.dropFirst().dropLast()
+            text = quote == "'" ? inside.replacingOccurrences(of: "''", with: "'") : unescapedDoubleQuoted(inside)
+        }
+        return text != label && Label.isValidID(text) ? text : nil
+    }
+
+    /// The text of a double-quoted YAML scalar whose inside is `inside`, for the two escapes a label can need:
+    /// `\"` and `\\`. Other escapes are kept as they are.
+    private static func unescapedDoubleQuoted(_ inside: Substring) -> String {
+        var text = ""
+        var isEscaped = false
+        for character in inside {
+            if isEscaped {
+                if character != "\"" && character != "\\" { text.append("\\") }
+                text.append(character)
+                isEscaped = false
+            } else if character == "\\" {
+                isEscaped = true
+            } else {
+                text.append(character)
+            }
+        }
+        if isEscaped { text.append("\\") }
+        return text
+    }
+
+    /// Whether the app reads `label`, written as it is as one item of `labels: [a, b]`, back as `label`.
+    static func readsAsLabel(_ label: String) -> Bool {
+        let scalars = label.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last,
+              !first.properties.isWhitespace, !last.properties.isWhitespace else { return false }
+        return !scalars.contains { scalar in
+            scalar == "," || scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
+                || scalar.value == 0x2028 || scalar.value == 0x2029
+        }
+    }
+
     /// Whether the app reads `value`, written plain under `rule`, as `value`.
     static func readsPlain(_ value: String, rule: Rule) -> Bool {
         guard !value.isEmpty, trimmed(value[...]) == value, !value.contains("\n") else { return false }
@@ -169,7 +232,9 @@ enum AppDialect {
         guard read != nil else { return !written.isEmpty }
         var text = written[...]
         if case .list = read, text.hasPrefix("["), text.hasSuffix("]") { text = text.dropFirst().dropLast() }
-        if ["~", "null", "Null", "NULL"].contains(text) { return true }
+        let nulls: Set<String> = ["~", "null", "Null", "NULL"]
+        if nulls.contains(String(text)) { return true }
+        if case .list(let items) = read, items.contains(where: { nulls.contains($0.string ?? "") }) { return true }
         if let first = text.unicodeScalars.first, first == "-" || first.value >= 0x80 && first.properties.isWhitespace { return true }
         if let last = text.unicodeScalars.last, last.value >= 0x80 && last.properties.isWhitespace { return true }
         let special = Set(#""'#:[]{}\&*!|>%@`?~"#.utf8)
@@ -204,10 +269,17 @@ enum AppDialect {
         return message
     }
 
-    private static func describe(_ value: YAMLValue) -> String {
+    /// `value` for a message: text in quotes, and in a list a YAML reader read (`asYAML`), a plain null as `null`, so
+    /// that the app's `['~']` and YAML's `[null]` read as the two things they are.
+    private static func describe(_ value: YAMLValue, asYAML: Bool = false) -> String {
         switch value {
         case .scalar(let scalar): return "'\(scalar.value)'"
-        case .list(let items): return "[" + items.map { $0.string ?? "?" }.joined(separator: ", ") + "]"
+        case .list(let items):
+            return "[" + items.map { item in
+                guard case .scalar(let scalar) = item else { return "?" }
+                let isNull = asYAML && scalar.style == .plain && YAMLScalarWriter.typeName(scalar.value) == "null"
+                return isNull ? "null" : "'\(scalar.value)'"
+            }.joined(separator: ", ") + "]"
         case .map: return "a map"
         }
     }
@@ -227,11 +299,11 @@ enum AppDialect {
             return "'\(scalar.value)'"
         case (.list(let items), .list(let appItems)):
             let texts = items.map { item -> String? in
-                guard case .scalar(let scalar) = item, !(scalar.style == .plain && scalar.value == "~") else { return nil }
+                guard case .scalar(let scalar) = item, !(scalar.style == .plain && YAMLScalarWriter.typeName(scalar.value) == "null") else { return nil }
                 return scalar.value
             }
             if texts == appItems.map(\.string) { return nil }
-            return describe(yaml)
+            return describe(yaml, asYAML: true)
         case (.list, _):
             return "a list"
         case (.map, _):

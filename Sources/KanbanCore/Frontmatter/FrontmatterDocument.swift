@@ -270,21 +270,35 @@ package struct FrontmatterDocument: Sendable {
     ) -> (output: [UInt8], written: YAMLValue, valueStart: Int) {
         var writer = YAMLBlockWriter(lineBreak: lineBreakBytes, source: storage)
         let result: (value: YAMLValue, start: Int)
-        if let record, let original = originalEntry(at: record) {
-            writer.append(storage[record.start..<original.colonEnd])
-            let gap = original.inlineValueStart.map { Array(storage[original.colonEnd..<$0]) } ?? [UInt8(ascii: " ")]
-            // SimpleKanban would read a comment after a value it owns as part of the value.
-            let isAppText = if case .scalar(let scalar) = value { scalar.writtenAs != nil } else { false }
-            let comment = isAppText ? [] : original.commentStart.map { Array(storage[$0..<original.keyLineEnd]) } ?? []
-            result = writer.writeEntryValue(
-                value, original: YAMLOriginal(value: original.value, layout: original.layout),
-                indent: structure.topLevelIndent, gap: gap, comment: comment)
+        let parsed = record.flatMap { originalEntry(at: $0) }
+        var value = value
+        var original = parsed.map { YAMLOriginal(value: $0.value, layout: $0.layout) }
+        // SimpleKanban would read a comment after a value it owns as part of the value.
+        var isAppText = if case .scalar(let scalar) = value { scalar.writtenAs != nil } else { false }
+        if case .list(let items) = value,
+           AppDialect.rule(for: key, path: [], isFirstInItem: false, in: dialect) == .cardLabels {
+            // A card's labels are written `[a, b]` with each label as it is, which the app reads; labels it cannot
+            // read so go in a block list, which kanban reads as YAML (the app reads none, and `doctor` says so).
+            if let marked = AppDialect.labelItems(items) {
+                value = .list(marked)
+                original = YAMLOriginal(value: original?.value.list.map { .list($0) } ?? .list([]), layout: .inline)
+                isAppText = true
+            } else if original.map({ if case .blockList = $0.layout { false } else { true } }) ?? true {
+                let layout = YAMLBlockLayout(indent: structure.topLevelIndent + 2, gap: 1, items: [])
+                original = YAMLOriginal(value: .list([]), layout: .blockList(layout))
+            }
+        }
+        if let record, let parsed {
+            writer.append(storage[record.start..<parsed.colonEnd])
+            let gap = parsed.inlineValueStart.map { Array(storage[parsed.colonEnd..<$0]) } ?? [UInt8(ascii: " ")]
+            let comment = isAppText ? [] : parsed.commentStart.map { Array(storage[$0..<parsed.keyLineEnd]) } ?? []
+            result = writer.writeEntryValue(value, original: original, indent: structure.topLevelIndent, gap: gap, comment: comment)
         } else {
             writer.append(repeatElement(UInt8(ascii: " "), count: structure.topLevelIndent))
             writer.append(YAMLScalarWriter.render(key).utf8)
             writer.append(CollectionOfOne(UInt8(ascii: ":")))
             result = writer.writeEntryValue(
-                value, original: nil, indent: structure.topLevelIndent, gap: [UInt8(ascii: " ")], comment: [])
+                value, original: original, indent: structure.topLevelIndent, gap: [UInt8(ascii: " ")], comment: [])
         }
         return (writer.output, result.value, result.start)
     }

@@ -151,11 +151,7 @@ enum PlainFrontmatter {
         guard last != space, last != UInt8(ascii: ":") else { return false }
         // SimpleKanban trims Unicode white space (a no-break space, say) from its values, YAML does not: such a
         // value is left to the full reader, which knows whose value it is.
-        if buffer[range.lowerBound] >= 0x80 || last >= 0x80 {
-            let text = string(buffer, range)
-            if let first = text.unicodeScalars.first, first.properties.isWhitespace { return false }
-            if let final = text.unicodeScalars.last, final.properties.isWhitespace { return false }
-        }
+        if hasUnicodeSpaceAtEnds(buffer, range) { return false }
         var previous: UInt8 = 0
         for index in range {
             let byte = buffer[index]
@@ -167,6 +163,16 @@ enum PlainFrontmatter {
         return true
     }
 
+    /// Whether the text of `range` (not empty) starts or ends with white space outside ASCII, such as a no-break
+    /// space, which SimpleKanban trims from a value or a label and YAML keeps.
+    private static func hasUnicodeSpaceAtEnds(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard buffer[range.lowerBound] >= 0x80 || buffer[range.upperBound - 1] >= 0x80 else { return false }
+        let text = string(buffer, range)
+        if let first = text.unicodeScalars.first, first.properties.isWhitespace { return true }
+        if let final = text.unicodeScalars.last, final.properties.isWhitespace { return true }
+        return false
+    }
+
     /// Whether `start..<end` is `[]` or `[a, b]` with items of word bytes separated by `, `.
     private static func isFlowList(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
         guard buffer[end - 1] == UInt8(ascii: "]") else { return false }
@@ -175,7 +181,8 @@ enum PlainFrontmatter {
         while true {
             let itemStart = index
             while index < end - 1, isWordByte(buffer[index]) { index += 1 }
-            guard index > itemStart, buffer[itemStart] != UInt8(ascii: "."), buffer[itemStart] != dash else { return false }
+            guard index > itemStart, buffer[itemStart] != UInt8(ascii: "."), buffer[itemStart] != dash,
+                  !hasUnicodeSpaceAtEnds(buffer, itemStart..<index) else { return false }
             if index == end - 1 { return true }
             guard index + 2 < end - 1, buffer[index] == UInt8(ascii: ","), buffer[index + 1] == space else { return false }
             index += 2

@@ -211,6 +211,9 @@ extension BoardStore {
     /// Runs on every core and reads only what it must: a file whose bytes show it cannot match (it lacks a word
     /// the query needs) is not parsed, so a file that cannot be parsed is reported only when it might match.
     /// The cards of the hits carry no body; ``body(of:)`` reads it.
+    /// - Throws: ``KanbanError/Code/labelNotFound`` for a `label:` term (negated or not) that names no label the board
+    ///   declares or a card carries, as `kanban list --label` refuses one; ``KanbanError/Code/patternTooExpensive``
+    ///   for a regular expression that ran out of budget.
     public func search(_ query: CardQuery, in scope: CardScope = .active) throws(KanbanError) -> (hits: [SearchHit], diagnostics: [Diagnostic]) {
         let root = try openRoot()
         settleIfUnlocked(root)
@@ -222,6 +225,26 @@ extension BoardStore {
             assemble: { card, match in SearchHit(card: card, match: match) })
         let (hits, diagnostics, _, _) = try load(board: board, scope: scope, columns: nil, scan: scan, root: root)
         if let error = query.budgetError { throw error }
+        try requireLabels(of: query, in: board, scope: scope, hits: hits)
         return (hits, diagnostics)
+    }
+
+    /// Checks the `label:` terms of `query`, as `kanban list --label` checks its labels: each must name a label
+    /// `board.md` declares or a card in `scope` carries (compared as the search compares, ignoring case and accents).
+    /// A positive term that matched is carried by a card; only the others make the store read the cards' labels.
+    /// - Throws: ``KanbanError/Code/labelNotFound`` for the first that names none, with the declared ids as candidates.
+    private func requireLabels(of query: CardQuery, in board: Board, scope: CardScope, hits: [SearchHit]) throws(KanbanError) {
+        let declared = Set(board.labels.map { FoldedText($0.id).bytes })
+        let unknown = query.terms.filter { term in
+            term.field == .label && !declared.contains(term.folded) && (term.isNegated || hits.isEmpty)
+        }
+        guard !unknown.isEmpty else { return }
+        var carried: Set<[UInt8]> = []
+        for card in try load(scope).cards {
+            for label in card.labels { carried.insert(FoldedText(label).bytes) }
+        }
+        if let term = unknown.first(where: { !carried.contains($0.folded) }) {
+            throw board.labelNotFound(term.text)
+        }
     }
 }

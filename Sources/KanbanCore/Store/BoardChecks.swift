@@ -65,6 +65,18 @@ enum BoardChecks {
                 Diagnostic(.warning, .readsDifferently, at: SourceLocation(path: BoardFile.path, line: reading.line, column: reading.column), $0)
             }
         }
+        // On a case-insensitive disk (macOS's, Windows') two such columns are one directory, and each shows the
+        // other's cards.
+        var firstByFolded: [String: Column] = [:]
+        for column in file.board.columns {
+            guard let other = firstByFolded[column.id.lowercased()] else {
+                firstByFolded[column.id.lowercased()] = column
+                continue
+            }
+            let place = file.location(ofItem: column.id, in: "columns")
+            diagnostics.append(Diagnostic(.error, .columnCaseCollision, at: SourceLocation(path: BoardFile.path, line: place?.line, column: place?.column),
+                                          "column id '\(column.id)' differs from '\(other.id)' only in case; a case-insensitive disk (macOS, Windows) holds the two in one directory; move the cards of one into the other and remove it"))
+        }
         for label in file.board.labels where label.color == nil {
             let line = file.line(ofItem: label.id, in: "labels")
             diagnostics.append(Diagnostic(.warning, .labelWithoutColor, at: SourceLocation(path: BoardFile.path, line: line, column: line == nil ? nil : 1),

@@ -16,6 +16,9 @@ extension BoardStore {
             guard !columns.contains(where: { $0.id == id }) else {
                 throw KanbanError(.alreadyExists, "column '\(id)' already exists")
             }
+            if let other = columns.first(where: { $0.id.lowercased() == id.lowercased() }) {
+                throw KanbanError(.alreadyExists, Column.caseCollisionMessage(id, other.id))
+            }
             let position = min(max(index ?? columns.count, 0), columns.count)
             columns.insert(Column(id: id, name: name), at: position)
             file.setColumns(columns)

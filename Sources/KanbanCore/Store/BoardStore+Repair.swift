@@ -13,6 +13,8 @@ extension BoardStore {
     /// stale `column:` fields are set to the directory's column; cards without frontmatter get one; within each
     /// column, cards whose position is missing, over-long or a duplicate of the previous card's are given new keys
     /// between their neighbours (widening to neighbours only when no short key fits).
+    /// Labels written in quotes (`["2024"]`, and the `["\"2024\""]` earlier versions made of it) are written as the
+    /// ids they stand for, in active and archived cards.
     /// Cards the merge driver kept inside another card become cards of their own again (the one created first keeps
     /// the slug; the other takes one made from its `created` time).
     /// Files that cannot be parsed, undeclared columns and labels, duplicate slugs, conflict markers and text a
@@ -31,11 +33,13 @@ extension BoardStore {
             }
             let root = try openRoot()
             var transaction = BoardTransaction("repair the board")
-            for card in snapshot.cards where !card.isArchived {
-                let file = CardFile.active(name: card.slug + ".md", column: card.column)
-                let stale = card.columnField.map { $0 != card.column } ?? false
+            for card in snapshot.cards {
+                guard let file = card.isArchived ? BoardPath(card.path)?.card : CardFile.active(name: card.slug + ".md", column: card.column)
+                else { continue }
+                let stale = !card.isArchived && card.columnField.map { $0 != card.column } ?? false
                 let key = newKeys[card.path]
-                guard stale || key != nil || !card.hasFrontmatter else { continue }
+                let labels = Self.unquotedLabels(card.labels)
+                guard stale || key != nil || labels != nil || (!card.hasFrontmatter && !card.isArchived) else { continue }
                 let (current, loaded, bytes) = try readCard(file, includeBody: false, in: root)
                 var document = loaded
                 if !current.hasFrontmatter {
@@ -49,6 +53,11 @@ extension BoardStore {
                     document.setValue(.string(card.column), forKey: "column")
                     repairs.append(Repair(code: .staleColumn, path: file.path,
                                           summary: "set column: \(card.column) (was \(current.columnField ?? ""))"))
+                }
+                if labels != nil, let repaired = Self.unquotedLabels(current.labels) {
+                    document.setValue(.list(repaired.map { .string($0) }), forKey: "labels")
+                    repairs.append(Repair(code: .quotedLabel, path: file.path,
+                                          summary: "labels [\(current.labels.joined(separator: ", "))] → [\(repaired.joined(separator: ", "))]"))
                 }
                 if let key {
                     let code: Diagnostic.Code = current.position == nil ? .missingPosition
@@ -87,6 +96,14 @@ extension BoardStore {
                 repairs.append(Repair(code: .keptCard, path: card.path, summary: "split out of \(path)"))
             }
         }
+    }
+
+    /// `labels` with each label written in quotes (``AppDialect/unquotedLabel(_:)``) turned into the id it stands
+    /// for, and a label then given twice kept once; nil when no label is in quotes.
+    static func unquotedLabels(_ labels: [String]) -> [String]? {
+        guard labels.contains(where: { AppDialect.unquotedLabel($0) != nil }) else { return nil }
+        var seen: Set<String> = []
+        return labels.map { AppDialect.unquotedLabel($0) ?? $0 }.filter { seen.insert($0).inserted }
     }
 
     /// New keys for the cards of one column (by index) so that all keys are present, not over-long and strictly

@@ -100,12 +100,16 @@ public final class BoardStore: Sendable {
             throw KanbanError(.invalidArgument, "a board needs a title")
         }
         guard !board.columns.isEmpty else { throw KanbanError(.invalidArgument, "a board needs at least one column") }
-        var seen: Set<String> = []
+        var seen: [String: String] = [:]
         for column in board.columns {
             guard Column.isValidID(column.id) else {
                 throw KanbanError(.invalidArgument, "'\(column.id)' cannot be a column id: use letters, digits, '-', '_' or '.'")
             }
-            guard seen.insert(column.id).inserted else { throw KanbanError(.invalidArgument, "column id '\(column.id)' is given twice") }
+            if let other = seen[column.id.lowercased()] {
+                let message = other == column.id ? "column id '\(column.id)' is given twice" : Column.caseCollisionMessage(column.id, other)
+                throw KanbanError(.invalidArgument, message)
+            }
+            seen[column.id.lowercased()] = column.id
         }
         try FileSystem.makeDirectory(directory)
         guard let resolved = FileSystem.realPath(directory) else {

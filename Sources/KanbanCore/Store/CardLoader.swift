@@ -64,8 +64,13 @@ enum CardLoader {
             if let labels {
                 for label in card.labels where !labels.contains(label) {
                     let place = document.location(ofKey: "labels")
-                    diagnostics.append(Diagnostic(.warning, .undeclaredLabel, at: SourceLocation(path: file.path, line: place?.line, column: place?.column),
-                                                  "label '\(label)' is not declared in board.md"))
+                    let location = SourceLocation(path: file.path, line: place?.line, column: place?.column)
+                    if let id = AppDialect.unquotedLabel(label) {
+                        diagnostics.append(Diagnostic(.warning, .quotedLabel, at: location,
+                                                      "label '\(label)' is written in quotes, which SimpleKanban and kanban read as part of the id; 'kanban doctor --fix' writes it as \(id)"))
+                    } else {
+                        diagnostics.append(Diagnostic(.warning, .undeclaredLabel, at: location, "label '\(label)' is not declared in board.md"))
+                    }
                 }
             }
             if card.hasFrontmatter && document.value(forKey: "title") == nil {
@@ -112,9 +117,11 @@ enum CardLoader {
         if card.position == nil && !card.isArchived { return false }
         if let field = card.columnField, let directory = file.directoryColumn, field != directory { return false }
         if let position = card.position, OrderKey.isOverLong(position) { return false }
-        // `title: ~` is the text `~` to SimpleKanban and null to YAML: a warning the full reader gives.
+        // `title: ~` and `labels: [null]` are the text `~` and the label `null` to SimpleKanban, and null to YAML: a
+        // warning the full reader gives.
         let nulls: Set<String> = ["~", "null", "Null", "NULL"]
-        if nulls.contains(card.title) || card.columnField.map(nulls.contains) == true || card.position.map(nulls.contains) == true {
+        if nulls.contains(card.title) || card.columnField.map(nulls.contains) == true || card.position.map(nulls.contains) == true
+            || card.labels.contains(where: nulls.contains) {
             return false
         }
         return true

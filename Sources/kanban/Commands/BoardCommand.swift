@@ -42,11 +42,7 @@ enum BoardCommand: KanbanCommand {
         for id in requestedColumns where !snapshot.columnIDs.contains(id) {
             throw KanbanError(.columnNotFound, "no column '\(id)' on this board", candidates: snapshot.columnIDs)
         }
-        // A label a card carries without board.md declaring it can be asked for; `doctor` reports it.
-        let knownLabels = Set(board.labels.map(\.id)).union(snapshot.cards.lazy.flatMap(\.labels))
-        for id in requestedLabels where !knownLabels.contains(id) {
-            throw KanbanError(.labelNotFound, "no label '\(id)' on this board", candidates: board.labels.map(\.id))
-        }
+        try board.requireFilterLabels(requestedLabels, carriedBy: snapshot.cards)
 
         let occupied = Set(snapshot.cards.map(\.column))
         let columnIDs = snapshot.columnIDs.filter { id in

@@ -34,6 +34,9 @@ enum InitCommand: KanbanCommand {
             guard !columns.contains(where: { $0.id == id }) else {
                 throw arguments.usageError("column id '\(id)' is given twice in --columns")
             }
+            if let other = columns.first(where: { $0.id.lowercased() == id.lowercased() }) {
+                throw arguments.usageError(Column.caseCollisionMessage(id, other.id))
+            }
             columns.append(Column(id: id, name: pieces.count > 1 && !pieces[1].isEmpty ? pieces[1] : id))
         }
         guard !columns.isEmpty else { throw arguments.usageError("--columns needs at least one column") }

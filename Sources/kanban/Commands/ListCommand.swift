@@ -29,6 +29,7 @@ enum ListCommand: KanbanCommand {
         let snapshot = try store.load(scope, columns: columns.isEmpty ? nil : Set(columns))
         KeptUntilExit.keep(snapshot)
         let labels = arguments.values("label")
+        try board.requireFilterLabels(labels, carriedBy: snapshot.cards)
         // Filtering copies cards (a dozen reference-counted fields each): only when there is something to filter.
         let cards = labels.isEmpty ? snapshot.cards : snapshot.cards.filter { card in labels.allSatisfy(card.labels.contains) }
         KeptUntilExit.keep(cards)

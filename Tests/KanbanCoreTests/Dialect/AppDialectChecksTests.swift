@@ -57,6 +57,19 @@ import Testing
         #expect(warning.message.contains("labels only written [a, b]"))
     }
 
+    @Test func aLabelYAMLReadsAsNullIsReportedAsNull() throws {
+        let found = try findings(.readsDifferently, adding: [("cards/todo/a.md", card("A", extra: "labels: [~, bug]\n"))])
+        let warning = try #require(found.first)
+        #expect(warning.message.contains("reads as ['~', 'bug'] in SimpleKanban and kanban, but as [null, 'bug'] in YAML"), "\(warning.message)")
+    }
+
+    @Test(arguments: ["[null, bug]", "[bug, NULL]", "[~]"])
+    func aLabelYAMLReadsAsNullIsReportedHoweverPlainTheCard(labels: String) throws {
+        // `[null, bug]` is what the fast reader reads; it leaves the check to the full reader, as for `title: null`.
+        let text = "---\ntitle: A\ncolumn: todo\nposition: n\ncreated: 2026-01-05T10:00:00Z\nmodified: 2026-01-05T10:00:00Z\nlabels: \(labels)\n---\n\nBody"
+        #expect(try findings(.readsDifferently, adding: [("cards/todo/a.md", text)]).map(\.location.line) == [7])
+    }
+
     @Test func aValueOverSeveralLinesIsReported() throws {
         let text = "---\ntitle: A long\n  title\ncolumn: todo\nposition: n\n---\n"
         let warning = try #require(try findings(.readsDifferently, adding: [("cards/todo/a.md", text)]).first)
@@ -107,6 +120,14 @@ import Testing
             ("cards/done/release-notes.md", card("Release notes").replacingOccurrences(of: "column: todo", with: "column: done")),
         ])
         #expect(found.map(\.severity) == [.warning])
+    }
+
+    @Test func columnIDsDifferingOnlyInCaseAreAnError() throws {
+        let text = "---\ntitle: B\ncolumns:\n  - id: todo\n    name: To Do\n  - id: UPPER\n    name: Upper\n  - id: upper\n    name: Lower\n---\n"
+        let found = try findings(.columnCaseCollision, adding: [], board: text)
+        #expect(found.map(\.severity) == [.error])
+        #expect(found.first?.location == SourceLocation(path: "board.md", line: 8, column: 9))
+        #expect(found.first?.message.contains("'upper' differs from 'UPPER' only in case") == true, "\(found.map(\.description))")
     }
 
     @Test func slugsDifferingOnlyInNormalisationAreOneSlug() throws {

@@ -10,7 +10,7 @@ import Testing
     private static let values = [
         "Fix login", "Fix: login", "Fix:login", "a #b", "a#b", "#x", "-x", "- x", "x:", "x: ", "'q'", "\"q\"", "q'", "a\"b",
         "[a, b]", "[a,b]", "[ a ]", "[]", "[a, [b]]", "[a, b,]", "[a,  b]", "[a, -b]", "[.a]", "[a.b, c/d]", "[a b]",
-        "[a: b]", "[a#b]", "[café, 日本]", "[null, ~]", "x]", "[x", "{a: 1}", "{}", "null", "~", "true", "NULL",
+        "[a: b]", "[a#b]", "[café, 日本]", "[null, ~]", "[a\u{A0}, b]", "[\u{3000}x]", "x]", "[x", "{a: 1}", "{}", "null", "~", "true", "NULL",
         "2026-01-05T10:00:00Z", "2026-01-05T10:00:00.5+02:00", "2026-13-45", "yesterday", "café", "日本語", "x\u{85}y",
         "x\u{2028}y", "\u{FEFF}x", "tab\there", "trailing ", "trailing:", "|", ">", "|-", "&a", "*a", "!t", "%x", "@x",
         "`x", "a, b", "…", "ctrl\u{1}x", "", " lead", "a: b: c", "a1", "c15o", "Zz", "n0", "---", "...", "? x",
@@ -86,6 +86,7 @@ import Testing
         "\u{FEFF}---\ntitle: x\n---\n",  // byte order mark
         "---\ntitle: x\ntitle: y\n---\n",  // duplicate key
         "---\nlabels: [a,b]\n---\n",  // list not in SimpleKanban's spacing
+        "---\nlabels: [a\u{A0}, b]\n---\n",  // a label SimpleKanban trims and YAML does not
         "# Just markdown\n",  // no frontmatter
     ])
     func leavesAnythingLessPlainToTheParser(text: String) {

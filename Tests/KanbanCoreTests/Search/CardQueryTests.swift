@@ -140,4 +140,26 @@ import Testing
         #expect(try CardQuery(parsing: "cafe").mightMatch(file, bytes: Array("---\ntitle: \"Caf\\u00e9\"\n---\n".utf8)))
         #expect(try CardQuery(parsing: "login").mightMatch(file, bytes: Array("---\nposition: a1\n---\n".utf8)))
     }
+
+    // MARK: Labels the board has not
+
+    @Test(arguments: ["label:nosuch", "-label:nosuch", "login label:nosuch", "label:bug label:bgu"])
+    func aLabelTheBoardHasNotIsRefusedAsListRefusesIt(query: String) throws {
+        // Issue 20: `label:nosuch` matched nothing and said nothing, as `list --label nosuch` did.
+        try withTemporaryBoard(.fixture("messy")) { board in
+            let store = try board.store()
+            let error = expectKanbanError(.labelNotFound) { try store.search(try CardQuery(parsing: query)) }
+            #expect(error?.message.hasPrefix("no label '") == true, "\(String(describing: error))")
+            #expect(error?.candidates == ["bug", "ui"])
+        }
+    }
+
+    @Test(arguments: ["label:bug", "label:BUG", "-label:ui", "label:urgent", "-label:urgent", "nothing-matches label:bug"])
+    func aLabelDeclaredOrCarriedByACardIsSearchedFor(query: String) throws {
+        // `urgent` is not declared in board.md, but a card carries it (and doctor reports that).
+        try withTemporaryBoard(.fixture("messy")) { board in
+            _ = try board.store().search(try CardQuery(parsing: query))
+        }
+    }
 }
+

@@ -271,6 +271,26 @@ import Testing
         }
     }
 
+    @Test func aLabelThatLooksLikeANumberIsWrittenBareAndTheLineNeverGrows() throws {
+        // Issue 20: `["2024"]` is the label `"2024"` to the app and to kanban, and each edit quoted it once more.
+        try withTemporaryBoard(.team) { board in
+            let store = try board.store()
+            try store.addLabel(id: "2024")
+            let path = try #require(try store.createCard(title: "Card", labels: ["2024"]).card?.path)
+            #expect(try board.text(path).contains("\nlabels: [2024]\n"))
+            #expect(try store.load().cards.filter { $0.labels.contains("2024") }.map(\.path) == [path])
+            try store.updateCard("card", CardUpdate(addedLabels: ["ui"]))
+            let labelled = try board.text(path)
+            #expect(labelled.contains("\nlabels: [2024, ui]\n"))
+            for _ in 0..<8 {
+                try store.updateCard("card", CardUpdate(removedLabels: ["ui"]))
+                try store.updateCard("card", CardUpdate(addedLabels: ["ui"]))
+            }
+            #expect(try board.text(path) == labelled)
+            #expect(try store.card("card").labels == ["2024", "ui"])
+        }
+    }
+
     @Test func anUndeclaredLabelCanBeRemovedButNotAdded() throws {
         try withTemporaryBoard(.fixture("messy")) { board in
             let store = try board.store()

@@ -103,6 +103,28 @@ import Testing
         }
     }
 
+    @Test func aColumnWhoseIDDiffersOnlyInCaseIsRefused() throws {
+        // Issue 20: on macOS's default disk `cards/UPPER` and `cards/upper` are one directory.
+        try withTemporaryBoard(.team) { board in
+            let store = try board.store()
+            try store.addColumn(id: "UPPER", name: "Upper")
+            let before = try board.snapshot()
+            let error = expectKanbanError(.alreadyExists) { try store.addColumn(id: "upper", name: "Lower") }
+            #expect(error?.message.contains("differs from 'UPPER' only in case") == true, "\(String(describing: error))")
+            expectKanbanError(.alreadyExists) { try store.addColumn(id: "Doing", name: "Doing again") }
+            #expect(try board.snapshot() == before)
+        }
+    }
+
+    @Test func aNewBoardWithColumnIDsDifferingOnlyInCaseIsRefused() throws {
+        try withTemporaryDirectory { directory in
+            let board = Board(title: "B", columns: [Column(id: "todo", name: "To Do"), Column(id: "ToDo", name: "To do")])
+            let error = expectKanbanError(.invalidArgument) { try BoardStore.create(at: directory + "/board", board: board) }
+            #expect(error?.message.contains("'ToDo' differs from 'todo' only in case") == true, "\(String(describing: error))")
+            #expect(!FileSystem.exists(directory + "/board/board.md"))
+        }
+    }
+
     @Test func renamingAColumnChangesOnlyItsName() throws {
         try withTemporaryBoard(.team) { board in
             let store = try board.store()

@@ -130,3 +130,54 @@ import Testing
         }
     }
 }
+
+/// ``BoardStore/repair()`` and labels written in quotes, which SimpleKanban reads as part of the id (issue 20).
+@Suite struct BoardStoreRepairQuotedLabelTests {
+    /// `["2024"]` quoted once more, as earlier versions of kanban did on every edit, `times` times.
+    private static func damaged(_ id: String, times: Int) -> String {
+        (0..<times).reduce(id) { text, _ in YAMLScalarWriter.doubleQuoted(text) }
+    }
+
+    @Test(arguments: [("\"2024\"", "2024"), ("'on'", "on"), (#""\"2024\"""#, "2024"), ("\"~\"", "~"), ("'\"yes\"'", "yes")])
+    func aLabelInQuotesStandsForTheIDInside(written: String, id: String) {
+        #expect(AppDialect.unquotedLabel(written) == id)
+    }
+
+    @Test(arguments: ["2024", "ui", "\"", "\"\"", "\"a b\"", "\"a, b\"", "\"x", "'x\""])
+    func aLabelNotInQuotesOrWithNoValidIDInsideIsLeftAlone(written: String) {
+        #expect(AppDialect.unquotedLabel(written) == nil)
+    }
+
+    @Test(arguments: 1...6)
+    func everyNestingOfEscapedQuotesCollapsesToTheID(times: Int) {
+        #expect(AppDialect.unquotedLabel(Self.damaged("2024", times: times)) == "2024")
+    }
+
+    @Test func doctorReportsQuotedLabelsAndRepairWritesTheIDs() throws {
+        try withTemporaryBoard(.team) { board in
+            let store = try board.store()
+            try store.addLabel(id: "2024")
+            let card = { (labels: String) in
+                "---\ntitle: A card\ncolumn: todo\nposition: n\ncreated: 2026-01-05T10:00:00Z\nmodified: 2026-01-05T10:00:00Z\nlabels: \(labels)\n---\n\nBody"
+            }
+            try board.write(card(#"["\"2024\"", ui]"#), to: "cards/todo/once.md")
+            try board.write(card("[\(Self.damaged("2024", times: 4)), ui, 2024]").replacingOccurrences(of: "position: n", with: "position: t"),
+                            to: "cards/todo/deeper.md")
+            try board.write(card(#"["\"2024\"", ui]"#).replacingOccurrences(of: "title: A card", with: "title: Old"), to: "archive/2026-01-06-old.md")
+            let found = try store.check().filter { $0.code == .quotedLabel }
+            #expect(found.map(\.location.path) == ["archive/2026-01-06-old.md", "cards/todo/deeper.md", "cards/todo/once.md"])
+            #expect(found.allSatisfy { $0.severity == .warning && $0.location.line == 7 && $0.message.contains("writes it as 2024") },
+                    "\(found.map(\.description))")
+            #expect(try store.check().filter { $0.code == .undeclaredLabel }.isEmpty)
+
+            let (repairs, _) = try store.repair()
+            #expect(repairs.filter { $0.code == .quotedLabel }.map(\.path).sorted() == ["archive/2026-01-06-old.md", "cards/todo/deeper.md", "cards/todo/once.md"])
+            #expect(try board.text("cards/todo/once.md") == card("[2024, ui]"))
+            #expect(try board.text("cards/todo/deeper.md") == card("[2024, ui]").replacingOccurrences(of: "position: n", with: "position: t"))
+            #expect(try board.text("archive/2026-01-06-old.md") == card("[2024, ui]").replacingOccurrences(of: "title: A card", with: "title: Old"))
+            let left = try store.check().filter { $0.location.path != "board.md" }
+            #expect(left.isEmpty, "\(left.map(\.description))")
+            #expect(try store.repair().repairs.isEmpty)
+        }
+    }
+}

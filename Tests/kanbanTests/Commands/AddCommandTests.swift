@@ -24,6 +24,18 @@ import Testing
         }
     }
 
+    @Test func aTitleInAnotherScriptGetsATransliteratedSlug() throws {
+        // Issue 20: these were all `untitled`, `untitled-2`, ...; SimpleKanban transliterates to Latin.
+        try withTemporaryBoard(.simple) { board throws in
+            for (title, slug) in [("Привет мир", "privet-mir"), ("中文标题", "zhong-wen-biao-ti"), ("Ελληνικά", "ellenika"), ("🚀🎉", "untitled")] {
+                let result = try board.run(["add", title])
+                #expect(result.status == 0, "\(result)")
+                #expect(result.stdout == "cards/todo/\(slug).md\n", "\(title)")
+                #expect(try board.showJSON(slug).title == title)
+            }
+        }
+    }
+
     @Test func theBodyDefaultsToTheCardTemplate() throws {
         try withTemporaryBoard(.simple) { board throws in
             let result = try board.run(["add", "Fix the tap"])

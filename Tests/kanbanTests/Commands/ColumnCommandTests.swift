@@ -55,6 +55,25 @@ import Testing
         }
     }
 
+    @Test func refusesAColumnWhoseIDDiffersOnlyInCaseAndDoctorReportsOne() throws {
+        // Issue 20: on macOS's default disk `cards/UPPER` and `cards/upper` are one directory.
+        try withTemporaryBoard(.simple) { board throws in
+            #expect(try board.run(["column", "add", "UPPER", "-q"]).status == 0)
+            let before = try board.files()
+            let result = try board.run(["column", "add", "upper"])
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains("error: column id 'upper' differs from 'UPPER' only in case"), "\(result)")
+            #expect(try board.files() == before)
+
+            // One written by hand is reported where it stands.
+            let text = try board.text("board.md")
+            try board.write(text.replacingOccurrences(of: "    name: Done\n", with: "    name: Done\n  - id: Done\n    name: Done again\n"), to: "board.md")
+            let doctor = try board.run(["doctor"])
+            #expect(doctor.status == 1, "\(doctor)")
+            #expect(doctor.stdout.contains("board.md:10:9: error: column id 'Done' differs from 'done' only in case"), "\(doctor)")
+        }
+    }
+
     @Test(arguments: [
         (["--at", "1"], ["qa", "backlog", "todo", "in-progress", "review", "done"]),
         (["--at", "6"], ["backlog", "todo", "in-progress", "review", "done", "qa"]),

@@ -135,6 +135,23 @@ import Testing
         }
     }
 
+    @Test func fixWritesLabelsThatEarlierVersionsQuotedAsTheAppReadsThem() throws {
+        // Issue 20: `kanban add --label 2024` wrote `["2024"]`, and each `set` quoted it once more.
+        try withTemporaryBoard(.simple) { board throws in
+            #expect(try board.run(["label", "add", "2024", "-q"]).status == 0)
+            let card = "---\ntitle: Card\ncolumn: todo\nposition: n\ncreated: 2026-01-05T10:00:00Z\nmodified: 2026-01-05T10:00:00Z\n"
+            try board.write(card + #"labels: ["\"\\\"2024\\\"\"", ui]"# + "\n---\n\nBody", to: "cards/todo/card.md")
+            let doctor = try board.run(["doctor"])
+            #expect(doctor.stdout.contains(#"cards/todo/card.md:7:9: warning: label '"\"\\\"2024\\\"\""' is written in quotes"#), "\(doctor)")
+            let fixed = try board.run(["doctor", "--fix"])
+            #expect(fixed.status == 0, "\(fixed)")
+            #expect(fixed.stdout.contains(#"fixed cards/todo/card.md: labels ["\"\\\"2024\\\"\"", ui] → [2024, ui]"#), "\(fixed)")
+            #expect(try board.text("cards/todo/card.md") == card + "labels: [2024, ui]\n---\n\nBody")
+            #expect(try board.run(["list", "--label", "2024"]).stdout.contains("card"))
+            #expect(try board.run(["doctor"]).stderr == "no problems found\n")
+        }
+    }
+
     @Test func fixKeepsTheOrderOfTheSampleBoard() throws {
         try withTemporaryBoard(.sample) { board throws in
             let order = try board.listJSON(["--all"]).map(\.path)

@@ -148,6 +148,7 @@ import Testing
         ["--columns", "../escape:Escape"],
         ["--columns", "to do:To Do"],
         ["--columns", "a:A,a:Again"],
+        ["--columns", "UPPER:Upper,upper:Lower"],  // one directory on macOS's default disk (issue 20)
     ])
     func invalidColumnIDsAreAUsageError(arguments: [String]) throws {
         try withTemporaryDirectory { directory in

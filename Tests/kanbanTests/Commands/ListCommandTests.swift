@@ -107,6 +107,29 @@ import Testing
         }
     }
 
+    @Test func anUnknownLabelIsNamedWithTheBoardsLabels() throws {
+        // Issue 20: it printed "no cards" and exited 0, while an unknown column is an error.
+        try withTemporaryBoard(.sample) { board throws in
+            for arguments in [["list", "--label", "nosuch"], ["list", "--label", "bug", "-l", "nosuch", "--json"], ["list", "--archived", "--label", "nosuch"]] {
+                let result = try board.run(arguments)
+                #expect(result.status == 1, "\(result)")
+                #expect(result.stdout.isEmpty, "\(result)")
+                #expect(result.stderr.lines == [
+                    "error: no label 'nosuch' on this board",
+                    "  The board has: feature, bug, design, docs, infra, marketing",
+                ], "\(result)")
+            }
+        }
+    }
+
+    @Test func aLabelOnlyACardCarriesCanBeAskedFor() throws {
+        try withTemporaryBoard(.fixture("messy")) { board throws in
+            let result = try board.run(["list", "--label", "urgent"])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains("undeclared-label"), "\(result)")
+        }
+    }
+
     @Test func nothingMatchingSaysSoOnStandardError() throws {
         try withTemporaryBoard(.sample) { board throws in
             let result = try board.run(["list", "--label", "bug", "--column", "todo"])

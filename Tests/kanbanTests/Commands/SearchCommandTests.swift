@@ -86,6 +86,20 @@ import Testing
         }
     }
 
+    @Test(arguments: [["label:nosuch"], ["thumbnail", "-label:nosuch"]])
+    func anUnknownLabelIsNamedWithTheBoardsLabels(query: [String]) throws {
+        // Issue 20: as `kanban list --label` does, rather than match nothing (or, negated, everything) silently.
+        try withTemporaryBoard(.sample) { board throws in
+            let result = try board.run(["search"] + query)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stdout.isEmpty, "\(result)")
+            #expect(result.stderr.lines == [
+                "error: no label 'nosuch' on this board",
+                "  The board has: feature, bug, design, docs, infra, marketing",
+            ], "\(result)")
+        }
+    }
+
     @Test func matchesARegularExpression() throws {
         try withTemporaryBoard(.sample) { board throws in
             #expect(try slugs(["--regex", "Fuji(film)?"], on: board) == ["raw-import-for-fujifilm-and-sony-files"])
