@@ -202,6 +202,13 @@ function fillCard(element, card) {
     for (const id of card.labels) labels.appendChild(labelChip(id));
     element.appendChild(labels);
   }
+  const tidy = state.toTidy.get(card.path);
+  if (tidy) {
+    const note = document.createElement("div");
+    note.className = "tidy";
+    note.textContent = "⚠ " + tidy;
+    element.appendChild(note);
+  }
   if (card.excerpt) {
     const excerpt = document.createElement("div");
     excerpt.className = "excerpt";

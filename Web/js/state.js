@@ -11,6 +11,7 @@ export const state = {
   multi: new Set(), // slugs chosen with shift/ctrl/cmd-click
   filter: null, // Set of matching slugs, or null for no filter
   boardGeneration: 0, // counts the boards read (columns and labels may have changed)
+  toTidy: new Map(), // card path → what a merge left to tidy in it (from the git status)
 };
 
 const subscribers = new Set();

@@ -3,6 +3,7 @@
 
 import { api } from "./api.js";
 import { state } from "./state.js";
+import { refreshAllCards } from "./board.js";
 import { showError } from "./ui.js";
 
 let timer = null;
@@ -66,11 +67,26 @@ async function refreshStatus() {
     part("committed", "clean");
   }
   const tidy = status.toTidy || [];
+  markCardsToTidy(tidy);
   if (tidy.length) {
     const lines = tidy.map((t) => `${t.path}${t.line ? ":" + t.line : ""}: ${t.message}`);
     part(`${tidy.length} to tidy`, "tidy warning", lines.join("\n"), lines);
   }
   if (status.conflicts?.length) part(`${status.conflicts.length} conflicted`, "warning", status.conflicts.join("\n"), status.conflicts);
+}
+
+/// Marks the cards a merge left to tidy on the board (redrawn only when the set changed).
+function markCardsToTidy(tidy) {
+  const marks = new Map();
+  for (const finding of tidy) {
+    if (!finding.path) continue;
+    const previous = marks.get(finding.path);
+    marks.set(finding.path, previous ? previous + "; " + finding.message : finding.message);
+  }
+  const same = marks.size === state.toTidy.size && [...marks].every(([path, text]) => state.toTidy.get(path) === text);
+  if (same) return;
+  state.toTidy = marks;
+  refreshAllCards();
 }
 
 /// Shows lines (what Sync said, or the details of the status) under the header.
