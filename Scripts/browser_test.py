@@ -753,6 +753,19 @@ def settings_change_labels_and_columns():
 
 
 @case
+def cards_to_tidy_are_marked():
+    open_board()
+    relative = "cards/review/onboarding-flow-redesign.md"
+    write(relative, read(relative) + "\n<!-- kanban: conflict start -->\n> kanban kept the other side's text of an edit"
+          " made at the same time: merge it into the card, then delete this section.\n\nTheir line.\n"
+          "<!-- kanban: conflict end -->\n")
+    wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#board [data-slug='onboarding-flow-redesign'] .tidy"),
+         "the card marked as one to tidy")
+    tidy = wait(lambda: visible("#git-status .tidy"), "the header to count the cards to tidy")
+    assert "1 to tidy" in tidy.text, tidy.text
+
+
+@case
 def git_status_and_sync():
     open_board()
     # By now the tests have changed cards without committing them.
