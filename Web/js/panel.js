@@ -22,6 +22,7 @@ const panel = {
   target: null, // for a new card: {column, after?}
   conflict: null, // the server's card after a 409
   busy: false,
+  saving: null, // the save in flight, if any
 };
 
 const $ = (selector) => document.querySelector("#panel " + selector);
@@ -130,6 +131,11 @@ function show(focus) {
 /// Closes the panel; asks first when there is unsaved text, unless `force`.
 export async function close(force) {
   if (!panel.open) return;
+  if (!force) {
+    // A save in flight decides what is still unsaved.
+    if (panel.saving) await panel.saving;
+    if (!panel.open) return;
+  }
   if (!force && isDirty()) {
     if (!(await confirmDialog("Close the card and discard your unsaved changes?", "Discard"))) return;
   }
@@ -348,13 +354,17 @@ function isDirty() {
 
 async function save() {
   if (panel.busy || state.board?.readOnly) return;
-  if (panel.mode === "new") return create();
-  const edits = changes();
-  if (!Object.keys(edits).length) {
+  const edits = panel.mode === "new" ? null : changes();
+  if (edits && !Object.keys(edits).length) {
     toast("nothing to save");
     return;
   }
-  await send(edits, panel.version);
+  panel.saving = edits ? send(edits, panel.version) : create();
+  try {
+    await panel.saving;
+  } finally {
+    panel.saving = null;
+  }
 }
 
 async function send(edits, version) {
@@ -564,7 +574,12 @@ async function keepMine() {
     return;
   }
   panel.card = theirs;
-  await send(edits, theirs.version);
+  panel.saving = send(edits, theirs.version);
+  try {
+    await panel.saving;
+  } finally {
+    panel.saving = null;
+  }
 }
 
 /// Redraws the label toggles and meta after the board's labels or columns changed.
