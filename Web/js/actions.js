@@ -150,6 +150,20 @@ export function toFieldString(value) {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
+/// The version of a card as the board shows it, for a change made from the board (a key):
+/// when the file changed since (its event not yet drawn), the card is drawn anew and this throws,
+/// so the person sees what they are about to archive or delete.
+export async function versionAsShown(slug) {
+  const shown = state.cards.get(slug);
+  const current = await api.card(slug);
+  const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  if (!shown || !same(shown.title, current.title) || !same(shown.labels, current.labels) || !same(shown.modified, current.modified)) {
+    accept(current);
+    throw new Error(`“${current.title}” changed since it was shown; look again`);
+  }
+  return current.version;
+}
+
 export async function archiveCard(slug, version) {
   const from = locate(slug);
   try {

@@ -7,7 +7,7 @@ import * as actions from "./actions.js";
 import * as panel from "./panel.js";
 import { focusFilter } from "./filter.js";
 import { undo } from "./undo.js";
-import { confirmDialog, dialogOpen } from "./ui.js";
+import { confirmDialog, dialogOpen, showError } from "./ui.js";
 import { isDragging } from "./drag.js";
 
 export const KEYS = [
@@ -183,10 +183,19 @@ async function handle(key, shift, showHelp) {
         await actions.archiveCards([...state.multi]);
       } else if (selected) {
         const next = slugs[index + 1] ?? slugs[index - 1] ?? null;
+        let version;
         try {
-          await actions.archiveCard(selected);
+          version = await actions.versionAsShown(selected);
+        } catch (error) {
+          showError(error, "not archived");
+          return true;
+        }
+        try {
+          await actions.archiveCard(selected, version);
           selectCard(next);
-        } catch { /* shown */ }
+        } catch (error) {
+          if (error.status === 409) showError(error, "not archived");
+        }
       }
       return true;
     case "d":
@@ -195,10 +204,19 @@ async function handle(key, shift, showHelp) {
         const title = state.cards.get(selected)?.title ?? selected;
         if (!(await confirmDialog(`Delete “${title}”? Its file is removed (u undoes it).`, "Delete"))) return true;
         const next = slugs[index + 1] ?? slugs[index - 1] ?? null;
+        let version;
         try {
-          await actions.deleteCard(selected);
+          version = await actions.versionAsShown(selected);
+        } catch (error) {
+          showError(error, "not deleted");
+          return true;
+        }
+        try {
+          await actions.deleteCard(selected, version);
           selectCard(next);
-        } catch { /* shown */ }
+        } catch (error) {
+          if (error.status === 409) showError(error, "not deleted");
+        }
       }
       return true;
   }
