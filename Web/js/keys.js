@@ -65,6 +65,9 @@ function openColumns() {
 }
 
 function currentColumn() {
+  // The selected card's column, wherever the card went (a move is shown before the server answers).
+  const card = state.selected && state.cards.get(state.selected);
+  if (card) state.selectedColumn = card.column;
   const open = openColumns();
   if (open.includes(state.selectedColumn)) return state.selectedColumn;
   return open[0] ?? null;

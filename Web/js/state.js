@@ -159,6 +159,7 @@ export function placeCard(slug, columnId, index) {
   changed([card.column, columnId]);
   const moved = { ...card, column: columnId };
   state.cards.set(slug, moved);
+  if (state.selected === slug) state.selectedColumn = columnId;
   const slugs = state.order.get(columnId);
   slugs.splice(Math.max(0, Math.min(index, slugs.length)), 0, slug);
 }
