@@ -47,13 +47,14 @@ const titleOf = (slug) => state.cards.get(slug)?.title || slug;
 export async function moveCard(slug, target, index) {
   const from = locate(slug);
   if (!from) return null;
+  const title = titleOf(slug);
   if (index !== undefined) placeCard(slug, target.column, index);
+  const change = api.moveCard(slug, target).then(accept);
+  pushUndo(`move of “${title}”`, async () => accept(await api.moveCard(slug, placeOf(from))), change);
   try {
-    const card = accept(await api.moveCard(slug, target));
-    pushUndo(`move of “${card.title}”`, async () => accept(await api.moveCard(slug, placeOf(from))));
-    return card;
+    return await change;
   } catch (error) {
-    showError(error, `could not move “${titleOf(slug)}”`);
+    showError(error, `could not move “${title}”`);
     await refetchBoard();
     return null;
   }
@@ -72,34 +73,37 @@ function placesInOrder(slugs) {
 
 export async function moveCards(slugs, columnId) {
   const places = placesInOrder(slugs);
-  const moved = [];
-  for (const [slug] of places) {
-    try {
-      accept(await api.moveCard(slug, { column: columnId, placement: "bottom" }));
-      moved.push(places.find(([s]) => s === slug));
-    } catch (error) {
-      showError(error, `could not move “${titleOf(slug)}”`);
+  const change = (async () => {
+    const moved = [];
+    for (const place of places) {
+      const [slug] = place;
+      try {
+        accept(await api.moveCard(slug, { column: columnId, placement: "bottom" }));
+        moved.push(place);
+      } catch (error) {
+        showError(error, `could not move “${titleOf(slug)}”`);
+      }
     }
-  }
-  if (moved.length) {
-    pushUndo(`move of ${moved.length} cards`, async () => {
-      for (const [slug, where] of moved) accept(await api.moveCard(slug, placeOf(where)));
-    });
-  }
+    return moved.length ? moved : null;
+  })();
+  pushUndo(`move of ${places.length} cards`, async (moved) => {
+    for (const [slug, where] of moved) accept(await api.moveCard(slug, placeOf(where)));
+  }, change);
+  await change;
 }
 
 export async function createCard(fields) {
+  const change = api.createCard(fields).then(accept);
+  pushUndo(`new card “${fields.title}”`, async (card) => {
+    // Moves since do not matter; a text someone else gave the card does.
+    const current = await api.card(card.slug);
+    unchangedSince(current, card, ["title", "labels", "body", "fields"]);
+    await api.deleteCard(card.slug, current.version);
+    removeCard(card.slug);
+    announce({ slug: card.slug, deleted: true });
+  }, change);
   try {
-    const card = accept(await api.createCard(fields));
-    pushUndo(`new card “${card.title}”`, async () => {
-      // Moves since do not matter; a text someone else gave the card does.
-      const current = await api.card(card.slug);
-      unchangedSince(current, card, ["title", "labels", "body", "fields"]);
-      await api.deleteCard(card.slug, current.version);
-      removeCard(card.slug);
-      announce({ slug: card.slug, deleted: true });
-    });
-    return card;
+    return await change;
   } catch (error) {
     showError(error, "could not add the card");
     return null;
@@ -109,7 +113,6 @@ export async function createCard(fields) {
 /// Saves changes made on `version` of a card; `before` holds the old values for undo.
 /// A conflict (409) is rethrown for the panel; other errors are shown and rethrown.
 export async function updateCard(slug, changes, version, before) {
-  const card = accept(await api.updateCard(slug, { ...changes, version }));
   const inverse = {};
   for (const key of Object.keys(changes)) {
     if (key === "fields") {
@@ -121,13 +124,14 @@ export async function updateCard(slug, changes, version, before) {
       inverse[key] = before[key];
     }
   }
-  pushUndo(`edit of “${before.title ?? card.title}”`, async () => {
+  const change = api.updateCard(slug, { ...changes, version }).then(accept);
+  pushUndo(`edit of “${before.title ?? titleOf(slug)}”`, async (card) => {
     // Only what this edit set is put back, and only while it is still what the edit left.
     const current = await api.card(slug);
     unchangedSince(current, card, Object.keys(inverse), inverse.fields && Object.keys(inverse.fields));
     accept(await api.updateCard(slug, { ...inverse, version: current.version }));
-  });
-  return card;
+  }, change);
+  return change;
 }
 
 /// Throws unless `current` still has the values `then` had for `keys` (and for the
@@ -166,50 +170,58 @@ export async function versionAsShown(slug) {
 
 export async function archiveCard(slug, version) {
   const from = locate(slug);
-  try {
-    const card = await api.archiveCard(slug, version);
+  const title = titleOf(slug);
+  const change = api.archiveCard(slug, version).then((card) => {
     removeCard(slug);
     announce(card);
-    pushUndo(`archive of “${card.title}”`, async () => {
-      let back = accept(await api.unarchiveCard(slug, from?.column));
-      if (from) back = accept(await api.moveCard(slug, placeOf(from)));
-    });
     return card;
+  });
+  pushUndo(`archive of “${title}”`, async () => {
+    accept(await api.unarchiveCard(slug, from?.column));
+    if (from) accept(await api.moveCard(slug, placeOf(from)));
+  }, change);
+  try {
+    return await change;
   } catch (error) {
-    if (error.status !== 409) showError(error, `could not archive “${titleOf(slug)}”`);
+    if (error.status !== 409) showError(error, `could not archive “${title}”`);
     throw error;
   }
 }
 
 export async function archiveCards(slugs) {
-  const done = [];
-  for (const [slug, from] of placesInOrder(slugs)) {
-    try {
-      await api.archiveCard(slug);
-      removeCard(slug);
-      done.push([slug, from]);
-    } catch (error) {
-      showError(error, `could not archive “${titleOf(slug)}”`);
-    }
-  }
-  if (done.length) {
-    pushUndo(`archive of ${done.length} cards`, async () => {
-      for (const [slug, from] of done) {
-        accept(await api.unarchiveCard(slug, from?.column));
-        if (from) accept(await api.moveCard(slug, placeOf(from)));
+  const places = placesInOrder(slugs);
+  const change = (async () => {
+    const done = [];
+    for (const place of places) {
+      const [slug] = place;
+      try {
+        await api.archiveCard(slug);
+        removeCard(slug);
+        done.push(place);
+      } catch (error) {
+        showError(error, `could not archive “${titleOf(slug)}”`);
       }
-    });
-  }
+    }
+    return done.length ? done : null;
+  })();
+  pushUndo(`archive of ${places.length} cards`, async (done) => {
+    for (const [slug, from] of done) {
+      accept(await api.unarchiveCard(slug, from?.column));
+      accept(await api.moveCard(slug, placeOf(from)));
+    }
+  }, change);
+  await change;
 }
 
 export async function unarchiveCard(slug, columnId) {
+  const change = api.unarchiveCard(slug, columnId).then(accept);
+  pushUndo(`unarchive of “${slug}”`, async (card) => {
+    await api.archiveCard(slug);
+    removeCard(slug);
+    announce({ ...card, archived: true });
+  }, change);
   try {
-    const card = accept(await api.unarchiveCard(slug, columnId));
-    pushUndo(`unarchive of “${card.title}”`, async () => {
-      await api.archiveCard(slug);
-      removeCard(slug);
-    });
-    return card;
+    return await change;
   } catch (error) {
     showError(error, "could not unarchive the card");
     return null;
@@ -219,23 +231,25 @@ export async function unarchiveCard(slug, columnId) {
 export async function deleteCard(slug, version) {
   const from = locate(slug);
   const title = titleOf(slug);
-  try {
-    const deleted = await api.deleteCard(slug, version);
+  const change = api.deleteCard(slug, version).then((deleted) => {
     removeCard(slug);
     announce({ slug, deleted: true });
     toast(`deleted “${title}” (u undoes)`);
-    pushUndo(`delete of ${deleted.path}`, async () => {
-      accept(await api.restoreCard(deleted.path, deleted.text));
-      if (from && !deleted.path.startsWith("archive/")) {
-        const where = locate(slug);
-        if (where && (where.column !== from.column || where.previous !== from.previous)) {
-          accept(await api.moveCard(slug, placeOf(from)));
-        }
-      }
-    });
     return deleted;
+  });
+  pushUndo(`delete of “${title}”`, async (deleted) => {
+    accept(await api.restoreCard(deleted.path, deleted.text));
+    if (from && !deleted.path.startsWith("archive/")) {
+      const where = locate(slug);
+      if (where && (where.column !== from.column || where.previous !== from.previous)) {
+        accept(await api.moveCard(slug, placeOf(from)));
+      }
+    }
+  }, change);
+  try {
+    return await change;
   } catch (error) {
-    if (error.status !== 409) showError(error, `could not delete “${titleOf(slug)}”`);
+    if (error.status !== 409) showError(error, `could not delete “${title}”`);
     throw error;
   }
 }
