@@ -420,6 +420,7 @@ def keyboard_moves_and_undo():
     wait(lambda: server_order("in-progress") == order, "J to move it down again")
     press("u")
     wait(lambda: server_order("in-progress") == expected, "u to undo the J")
+    wait(lambda: slugs("in-progress") == expected, "the page to show the undone J")
     press("j")
     wait(lambda: "selected" in card(expected[-1]).get_attribute("class"), "j to select the card below")
     press("k")
