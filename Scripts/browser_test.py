@@ -549,6 +549,20 @@ def external_move_appears():
 
 
 @case
+def unreadable_card_files_are_named():
+    open_board()
+    relative = "cards/todo/broken-card.md"
+    write(relative, "---\ntitle: Broken\ncolumn: todo\nThe frontmatter is never closed.\n")
+    wait(lambda: any("broken-card.md" in t.text for t in driver.find_elements(By.CSS_SELECTOR, "#toasts .toast.error")),
+         "a toast naming the file that does not read")
+    open_board()
+    problems = wait(lambda: visible("#problems"), "the header to count unreadable files")
+    assert "1 unreadable" in problems.text and "broken-card.md" in problems.get_attribute("title"), problems.text
+    os.remove(path(relative))
+    wait(lambda: not driver.find_elements(By.CSS_SELECTOR, "#board [data-slug='broken-card']"), "no card for the file")
+
+
+@case
 def external_edit_appears():
     open_board()
     relative = "cards/done/new-app-icon.md"
