@@ -109,7 +109,7 @@ limit=()
 if command -v timeout >/dev/null 2>&1; then limit=(timeout 600); fi
 status=0
 CHROMEDRIVER="$(command -v chromedriver)" READONLY_URL="$readonly_url" BIG_URL="$big_url" BIG_BOARD="$big" \
-    "${limit[@]}" "$venv/bin/python" Scripts/browser_test.py "$main_url" "$board" "$root/Docs/serve.png" \
+    ${limit[@]+"${limit[@]}"} "$venv/bin/python" Scripts/browser_test.py "$main_url" "$board" "$root/Docs/serve.png" \
     | tee "$work/results" || status=$?
 if ! tail -n 1 "$work/results" | grep -Eq '^[0-9]+ passed, [0-9]+ failed$'; then
     echo "the browser tests stopped before the end (status $status)"
