@@ -161,15 +161,16 @@ extension BoardStore {
     /// - Parameters:
     ///   - reference: The card: a slug, a unique slug prefix or a path.
     ///   - scope: Where to look for it.
+    ///   - date: When the change was made (whole seconds are written); now when nil.
     /// - Returns: The change; no paths when nothing was written.
     /// - Throws: ``KanbanError`` when the card cannot be found or does not parse (it is left as it is).
     @discardableResult
-    public func markModified(_ reference: String, in scope: CardScope = .all) throws(KanbanError) -> BoardChange {
+    public func markModified(_ reference: String, in scope: CardScope = .all, at date: Date? = nil) throws(KanbanError) -> BoardChange {
         try withLock { () throws(KanbanError) -> BoardChange in
             let root = try openRoot()
             let file = try resolve(reference, in: scope, root: root)
             let (card, document, bytes) = try readCard(file, includeBody: true, in: root)
-            let now = timestamp()
+            let now = date.map { ISO8601.string(from: $0.flooredToSeconds) } ?? timestamp()
             guard document.hasFrontmatter, document.value(forKey: "modified")?.string != now else {
                 return BoardChange(card: card, previous: card, writtenPaths: [], removedPaths: [])
             }

@@ -92,6 +92,7 @@ extension GitSyncProvider {
                             conflicts: conflicted.map { SyncConflict(path: $0, slug: BoardPath($0)?.card?.slug, isBoardFile: true) })
         }
         let pending = pendingChanges(report, repository: repository)
+        stampEditsMadeOutsideKanban(pending.events)
         var paths = pending.events.flatMap(\.paths)
         if pending.boardFileChanged { paths.append(BoardFile.path) }
         guard !paths.isEmpty else { return nil }
@@ -100,6 +101,24 @@ extension GitSyncProvider {
             return nil
         }
         return try commit(paths: paths, message: message)
+    }
+
+    /// Gives each card about to be committed that was changed outside kanban (an editor, `sed`) the time of that
+    /// change as its `modified`, as kanban's own commands do, so that the sync rules see it as the later change it
+    /// is. Such a card's content differs from `HEAD`'s while its `modified` does not, and its file was written in a
+    /// later second than that `modified` (kanban writes both in the same second; a second's grace covers a write
+    /// that crossed into the next). A card that cannot be stamped is committed as it is.
+    func stampEditsMadeOutsideKanban(_ events: [CardEvent]) {
+        for event in events where [.edited, .reordered, .moved].contains(event.kind) {
+            let headPath = event.previousPath ?? event.path
+            guard let head = try? git.run(["show", "HEAD:./" + headPath], readOnly: true), head.succeeded,
+                  let now = try? FileSystem.readFile(store.directory + "/" + event.path), now != head.output,
+                  let before = BoardMerge.modifiedTime(head.output), let after = BoardMerge.modifiedTime(now), before == after,
+                  let attributes = try? FileManager.default.attributesOfItem(atPath: store.directory + "/" + event.path),
+                  let written = (attributes[.modificationDate] as? Date)?.flooredToSeconds,
+                  written > after.addingTimeInterval(1) else { continue }
+            _ = try? store.markModified(event.path, at: written)
+        }
     }
 
     /// Runs `body` holding the board's exclusive lock, the one every store operation takes (reentrant: a caller

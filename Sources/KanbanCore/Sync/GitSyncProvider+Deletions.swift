@@ -150,18 +150,23 @@ extension GitSyncProvider {
         return blob.output
     }
 
-    /// When the branch `tip` last changed the card `slug` since `base` without setting its `modified` (an edit made in
-    /// an editor and committed with plain git or `kanban sync`): the author time of the latest such commit. A commit
+    /// When the branch `tip` last changed the card `slug` since `base` without setting its `modified`, in a commit
+    /// kanban did not make (an edit made in an editor and committed with plain git): the author time of the latest
+    /// such commit. A commit
     /// that changed only `position` (kanban re-keying the card's neighbours to make room) is no change of the card.
     /// Nil when every change set `modified`, or git fails.
     func unstampedChangeTime(of slug: String, on tip: String, since base: String) -> Date? {
-        let arguments = ["log", "--full-history", "--no-merges", "-M", "--relative", "-p", "--no-ext-diff", "--no-textconv", "--format=%x00%at", "\(base)..\(tip)", "--"]
+        // kanban's own commits (their `Card:` trailers say so) are left out: kanban sets `modified` on what it
+        // changes, and `kanban sync` gives an edit made outside kanban its time before committing it.
+        let arguments = ["log", "--full-history", "--no-merges", "-M", "--relative", "-p", "--no-ext-diff", "--no-textconv",
+                         "--format=%x00%at %(trailers:key=Card,valueonly,separator=%x2C)", "\(base)..\(tip)", "--"]
             + Self.pathspecs(ofCard: slug)
         guard let output = try? git.run(arguments, readOnly: true), output.succeeded else { return nil }
         var latest: Date?
         for record in String(decoding: output.output, as: UTF8.self).split(separator: "\0") {
             let lines = record.split(separator: "\n")
-            guard let first = lines.first, let seconds = TimeInterval(first), lines.count > 1,
+            let header = lines.first?.split(separator: " ", maxSplits: 1) ?? []
+            guard header.count == 1, let first = header.first, let seconds = TimeInterval(first), lines.count > 1,
                   Self.isUnstampedChange(lines.dropFirst()) else { continue }
             latest = max(latest ?? .distantPast, Date(timeIntervalSince1970: seconds))
         }

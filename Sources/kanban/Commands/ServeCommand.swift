@@ -71,7 +71,8 @@ enum ServeCommand: KanbanCommand {
             let literal = address.contains(":") ? "[\(address)]" : address
             var hosts: Set<String> = ["\(literal):\(port)"]
             if isLoopback { hosts.formUnion(["localhost:\(port)", "127.0.0.1:\(port)", "[::1]:\(port)"]) }
-            return ServeApp.Settings(token: token, allowedHosts: Set(hosts.map { $0.lowercased() }), isReadOnly: arguments.flag("read-only"))
+            return ServeApp.Settings(token: token, allowedHosts: Set(hosts.map { $0.lowercased() }), isReadOnly: arguments.flag("read-only"),
+                                     port: port)
         }
         var timeouts = HTTPServer.Timeouts()
         if let text = arguments.value("request-timeout") {

@@ -13,9 +13,13 @@ final class ServeApp: @unchecked Sendable {
         var allowedHosts: Set<String>
         /// Whether changes are refused.
         var isReadOnly: Bool
+        /// The port served; it names the cookie, since browsers share cookies between the ports of one host and a
+        /// second `kanban serve` must not log the first one's pages out.
+        var port: UInt16 = 0
     }
 
-    static let cookieName = "kanban-token"
+    /// The cookie that carries the token: `kanban-token-PORT`.
+    var cookieName: String { "kanban-token-\(settings.port)" }
     static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
@@ -65,7 +69,7 @@ final class ServeApp: @unchecked Sendable {
             let rest = query.keys.sorted().map { "\(Self.queryEscaped($0))=\(Self.queryEscaped(query[$0] ?? ""))" }.joined(separator: "&")
             return HTTPResponse(status: .seeOther, headers: [
                 ("Location", request.path + (rest.isEmpty ? "" : "?" + rest)),
-                ("Set-Cookie", "\(Self.cookieName)=\(settings.token); Path=/; HttpOnly; SameSite=Strict"),
+                ("Set-Cookie", "\(cookieName)=\(settings.token); Path=/; HttpOnly; SameSite=Strict"),
             ])
         }
         guard isAuthorized(request) else {
@@ -115,7 +119,7 @@ final class ServeApp: @unchecked Sendable {
         }
         for cookie in (request.header("Cookie") ?? "").split(separator: ";") {
             let parts = cookie.split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == Self.cookieName,
+            if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == cookieName,
                Self.constantTimeEquals(parts[1].trimmingCharacters(in: .whitespaces), settings.token) {
                 return true
             }
