@@ -82,15 +82,20 @@ struct ReportChart {
         return [done] + (0..<done).reversed() + ((done + 1)..<report.columns.count)
     }
 
-    /// The plot's width for a terminal `width` columns wide.
-    static func plotWidth(_ width: Int, items: Int) -> Int {
-        max(10, min(width - axisWidth - 1, max(items, 10)))
+    /// The plot's width for a terminal `width` columns wide: all of it but the axis.
+    static func plotWidth(_ width: Int) -> Int {
+        max(20, width - axisWidth - 1)
+    }
+
+    /// A round value at or above `value` for the top of an axis: a whole number up to 10, then a multiple of 5.
+    static func roundedUp(_ value: Double) -> Double {
+        value <= 10 ? max(1, value.rounded(.up)) : (value / 5).rounded(.up) * 5
     }
 
     /// The cumulative flow diagram: for each day, the cards in each column stacked, the done column at the bottom.
     static func flow(_ report: FlowReport, width: Int, height: Int = 12) -> ReportChart {
         let days = report.days
-        let plotWidth = Self.plotWidth(width, items: days.count)
+        let plotWidth = Self.plotWidth(width)
         let colors = colors(report)
         let order = bandOrder(report).filter { index in days.contains { $0.counts[index] > 0 } || report.workInProgress[index] > 0 }
         let totals = days.map { $0.counts.reduce(0, +) }
@@ -119,7 +124,7 @@ struct ReportChart {
     /// Cards finished per week, one bar a week.
     static func throughput(_ report: FlowReport, width: Int, height: Int = 8) -> ReportChart {
         let weeks = report.weeks
-        let plotWidth = Self.plotWidth(width, items: weeks.count * 2)
+        let plotWidth = Self.plotWidth(width)
         let top = Double(max(weeks.map(\.finished).max() ?? 0, 1))
         var rows = Array(repeating: Array(repeating: Cell(), count: plotWidth), count: height)
         let eighths: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
@@ -140,10 +145,10 @@ struct ReportChart {
 
     /// Cycle time of each card finished in the period, at the time it finished, with the 85th percentile as a line.
     static func cycleTimes(_ report: FlowReport, width: Int, height: Int = 10) -> ReportChart {
-        let plotWidth = Self.plotWidth(width, items: 60)
+        let plotWidth = Self.plotWidth(width)
         let points = report.finished.compactMap { flow in flow.finished.flatMap { date in flow.cycleTimeDays.map { (date, $0) } } }
         let percentile = report.cycleTime?.percentile85
-        let top = max((points.map(\.1).max() ?? 0) * 1.05, percentile ?? 0, 1)
+        let top = roundedUp(max((points.map(\.1).max() ?? 0) * 1.05, percentile ?? 0))
         var rows = Array(repeating: Array(repeating: Cell(), count: plotWidth), count: height)
         func row(_ value: Double) -> Int { max(0, min(height - 1, height - 1 - Int((value / top * Double(height)).rounded(.down)))) }
         if let percentile {

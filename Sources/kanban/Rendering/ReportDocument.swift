@@ -123,7 +123,7 @@ enum ReportDocument {
     static func cycleTimes(_ report: FlowReport) -> String {
         let points = report.finished.compactMap { flow in flow.finished.flatMap { date in flow.cycleTimeDays.map { (flow, date, $0) } } }
         let percentile = report.cycleTime?.percentile85
-        let top = max((points.map(\.2).max() ?? 0) * 1.05, percentile ?? 0, 1)
+        let top = ReportChart.roundedUp(max((points.map(\.2).max() ?? 0) * 1.05, percentile ?? 0))
         var text = frame("Cycle time of each finished card (days)", top: top, report: report)
         let span = max(report.until.timeIntervalSince(report.since), 1)
         func y(_ value: Double) -> Double { margin.top + plotHeight - value / top * plotHeight }
