@@ -6,9 +6,12 @@ extension GitSyncProvider {
     /// - Returns: The cards in the order their histories began; none when the branch has no commit yet.
     /// - Throws: ``SyncError/Code/notARepository`` and the like, or ``SyncError/Code/gitFailed``.
     public func cardHistories() throws(SyncError) -> [CardHistory] {
-        _ = try requireRepository(allowingDetached: true)
+        let repository = try requireRepository(allowingDetached: true)
         guard try resolves("HEAD") else { return [] }
-        let output = try git.check(HistoryLog.arguments + ["HEAD", "--"] + HistoryLog.pathspecs, readOnly: true)
+        // Paths make git work out which commits touch them, which doubles its work: a board at the top of its
+        // repository takes every change and leaves out what is not the board's itself.
+        let paths = repository.prefix.isEmpty ? [] : ["--"] + HistoryLog.pathspecs
+        let output = try git.check(HistoryLog.arguments + ["HEAD"] + paths, readOnly: true)
         let log = HistoryLog(parsing: output.output)
         do {
             return try BoardHistory(log) { objects in try blobs(objects) }.cards
