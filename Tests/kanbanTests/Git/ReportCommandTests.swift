@@ -142,8 +142,11 @@ extension GitTests {
                 try Self.kanban(workspace, ["add", "Write docs", "--commit"], in: ana, day: 0)
                 try Self.kanban(workspace, ["add", "Shared", "--commit"], in: ana, day: 0)
                 try Self.kanban(workspace, ["sync"], in: ana, day: 0)
-                // Ben adds a card of the same name before he syncs: his sync renames his card, in its merge.
-                try Self.kanban(workspace, ["add", "Write docs", "--commit"], in: ben, day: 1)
+                // Ben adds a card of the same name before he syncs: his sync renames his card (made later), in its
+                // merge. It is written by hand so that it is made later than Ana's whatever the clock says.
+                try workspace.write("---\ntitle: Write docs\ncolumn: todo\nposition: n\ncreated: 2030-01-01T00:00:00Z\n"
+                                    + "modified: 2030-01-01T00:00:00Z\nlabels: []\n---\n\nBen's notes.\n", to: ben + "/cards/todo/write-docs.md")
+                try Self.commitAll(workspace, in: ben, day: 1, message: "Add Ben's card")
                 try Self.kanban(workspace, ["move", "write-docs", "in-progress", "--commit"], in: ben, day: 2)
                 let synced = try Self.kanban(workspace, ["sync"], in: ben, day: 2)
                 #expect(synced.stdout.contains("this one is now write-docs-"), "\(synced)")
@@ -172,6 +175,25 @@ extension GitTests {
                     #expect(shared["cycleTimeDays"] == .number(2))
                     #expect(report["finished"] == .number(2))
                 }
+            }
+        }
+
+        @Test func readsABoardInASubdirectoryOfItsRepository() throws {
+            try withGitWorkspace { workspace in
+                let repository = workspace.root + "/app"
+                try workspace.git(["init", "--quiet", repository], in: workspace.root)
+                let board = repository + "/planning"
+                try Self.kanban(workspace, ["init", board, "--title", "App"], in: workspace.root, day: 0)
+                try workspace.write("code\n", to: repository + "/cards/todo/not-a-card.md")
+                try Self.commitAll(workspace, in: repository, day: 0, message: "Start")
+                try Self.kanban(workspace, ["add", "Alpha", "--commit"], in: board, day: 0)
+                try Self.kanban(workspace, ["move", "alpha", "done", "--commit"], in: board, day: 2)
+                try workspace.write("more code\n", to: repository + "/cards/todo/not-a-card.md")
+                try Self.commitAll(workspace, in: repository, day: 3, message: "Code")
+
+                let report = try Self.report(workspace, in: board)
+                #expect(report["cards"]?.arrayValue?.compactMap { $0["slug"]?.stringValue } == ["alpha"])
+                #expect(try Self.card(report, "alpha")["leadTimeDays"] == .number(2))
             }
         }
 
