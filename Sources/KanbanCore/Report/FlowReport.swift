@@ -39,9 +39,13 @@ public struct FlowReport: Sendable {
 
     /// Median, 85th percentile (nearest rank) and mean of a set of durations, in days.
     public struct Statistics: Sendable, Hashable {
+        /// How many values.
         public var count: Int
+        /// The middle value (the mean of the two middle ones for an even count).
         public var median: Double
+        /// The smallest value at least 85 % of the values are at or below (nearest rank).
         public var percentile85: Double
+        /// The mean.
         public var mean: Double
 
         /// The statistics of `values`; nil when there are none.
@@ -94,6 +98,7 @@ public struct FlowReport: Sendable {
     public struct Week: Sendable, Hashable {
         /// Midnight UTC starting the Monday.
         public var start: Date
+        /// The cards finished that week.
         public var finished: Int
     }
 
@@ -106,18 +111,21 @@ public struct FlowReport: Sendable {
     public var startColumn: String
     /// The column whose entry finishes a card.
     public var doneColumn: String
-    /// The period: from `since` (the first commit when not given) to `until`.
+    /// The start of the period: the option, else the first commit of a card.
     public var since: Date
+    /// The end of the period.
     public var until: Date
     /// Every card whose history began by `until`, in the order their histories began.
     public var cards: [CardFlow]
     /// The cards finished within the period, in the order they finished.
     public var finished: [CardFlow]
-    /// How many cards were made, and started, within the period.
+    /// How many cards were made within the period.
     public var createdCount: Int
+    /// How many cards were started within the period.
     public var startedCount: Int
-    /// Lead and cycle times of the cards finished within the period.
+    /// Lead times of the cards finished within the period; nil when none was.
     public var leadTime: Statistics?
+    /// Cycle times of the cards finished within the period; nil when none was.
     public var cycleTime: Statistics?
     /// Mean days spent in each column by the cards finished within the period.
     public var meanTimeInColumn: [String: Double]
@@ -181,7 +189,8 @@ public struct FlowReport: Sendable {
         self.since = since
         self.until = until
         cards = flows
-        finished = flows.filter { flow in flow.finished.map { $0 >= since } ?? false }.sorted { $0.finished! < $1.finished! }
+        finished = flows.compactMap { flow in flow.finished.flatMap { $0 >= since ? ($0, flow) : nil } }
+            .sorted { $0.0 < $1.0 }.map(\.1)
         createdCount = flows.count { $0.created >= since }
         startedCount = flows.count { flow in flow.started.map { $0 >= since } ?? false }
         leadTime = Statistics(finished.compactMap(\.leadTimeDays))
@@ -194,8 +203,8 @@ public struct FlowReport: Sendable {
         var counts = Array(repeating: 0, count: columns.count)
         for flow in flows { if let id = flow.place.column, let index = columnIndex[id] { counts[index] += 1 } }
         workInProgress = counts
-        inProgress = flows.filter { $0.started != nil && $0.finished == nil && $0.place.column != nil }
-            .sorted { ($0.started!, $0.history.slug) < ($1.started!, $1.history.slug) }
+        inProgress = flows.compactMap { flow in flow.finished == nil && flow.place.column != nil ? flow.started.map { ($0, flow) } : nil }
+            .sorted { ($0.0, $0.1.history.slug) < ($1.0, $1.1.history.slug) }.map(\.1)
         days = Self.days(flows, columns: columnIndex, count: columns.count, since: since, until: until, isDone: isDone)
         weeks = Self.weeks(finished, since: since, until: until)
     }

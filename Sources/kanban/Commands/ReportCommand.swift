@@ -42,6 +42,9 @@ enum ReportCommand: KanbanCommand {
         let now = Date()
         let since = try arguments.value("since").map { try date($0, option: "since", endOfDay: false, arguments: arguments) }
         let until = try arguments.value("until").map { try date($0, option: "until", endOfDay: true, arguments: arguments) } ?? now
+        if let since, since > until {
+            throw arguments.usageError("--since \(arguments.value("since") ?? "") comes after --until \(arguments.value("until") ?? "now")")
+        }
         let provider = try context.syncProvider()
         let store = provider.store
         let board = try store.loadBoard()

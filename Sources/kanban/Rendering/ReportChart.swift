@@ -32,13 +32,19 @@ struct ReportChart {
             if index == 0 { label = Self.axisNumber(top) }
             if height > 4, index == height / 2, top > 1 { label = Self.axisNumber(top * Double(height - index) / Double(height)) }
             var line = stylist.apply(.dim, to: label.padded(toWidth: Self.axisWidth - 2, alignment: .trailing) + " ┤")
+            // Runs of one colour take one escape sequence.
+            var run = ""
+            var runColor: String?
             for cell in row {
-                if let color = cell.color, cell.character != " " {
-                    line += stylist.apply(.foreground(hex: color), to: String(cell.character))
-                } else {
-                    line.append(cell.character)
+                let color = cell.character == " " ? nil : cell.color
+                if color != runColor {
+                    line += runColor.map { stylist.apply(.foreground(hex: $0), to: run) } ?? run
+                    run = ""
+                    runColor = color
                 }
+                run.append(cell.character)
             }
+            line += runColor.map { stylist.apply(.foreground(hex: $0), to: run) } ?? run
             lines.append(line.trimmingTrailingSpaces())
         }
         let plotWidth = rows.first?.count ?? 0
@@ -116,7 +122,7 @@ struct ReportChart {
                 rows[row][x] = Cell(character: shades[band.band % shades.count], color: colors[index])
             }
         }
-        let legend = order.map { index in (Cell(character: shades[order.firstIndex(of: index)! % shades.count], color: colors[index]), report.columns[index].name) }
+        let legend = order.enumerated().map { rank, index in (Cell(character: shades[rank % shades.count], color: colors[index]), report.columns[index].name) }
         return ReportChart(title: "Cumulative flow (cards in each column at the end of each day)", rows: rows, top: top,
                            since: report.since, until: report.until, legend: legend)
     }

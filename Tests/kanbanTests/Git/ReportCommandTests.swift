@@ -220,6 +220,9 @@ extension GitTests {
                 #expect(lines.contains("Throughput (cards finished each week)"))
                 #expect(lines.contains("Cycle time of each finished card"))
                 #expect(!result.stdout.contains("\u{1B}"))
+                let coloured = try workspace.kanban(["report", "--until", "2026-01-20", "--color", "always"], in: ana)
+                #expect(coloured.stdout.contains("\u{1B}[1mFinished"))
+                #expect(coloured.stdout.contains("█"))
                 #expect(lines.allSatisfy { $0.count <= 100 })
 
                 for name in ["flow.svg", "flow.html"] {
@@ -238,6 +241,12 @@ extension GitTests {
                 let badDate = try workspace.kanban(["report", "--since", "yesterday"], in: ana)
                 #expect(badDate.status == 64)
                 #expect(badDate.stderr.contains("invalid date 'yesterday' for option '--since'"))
+                let backwardsPeriod = try workspace.kanban(["report", "--since", "2026-02-01", "--until", "2026-01-01"], in: ana)
+                #expect(backwardsPeriod.status == 64)
+                #expect(backwardsPeriod.stderr.contains("--since 2026-02-01 comes after --until 2026-01-01"))
+                let badLabel = try workspace.kanban(["report", "--label", "nope"], in: ana)
+                #expect(badLabel.status == 1)
+                #expect(badLabel.stderr.contains("no label 'nope'"))
                 let badColumn = try workspace.kanban(["report", "--done", "shipped"], in: ana)
                 #expect(badColumn.status == 1)
                 #expect(badColumn.stderr.contains("no column 'shipped'"))
