@@ -250,10 +250,12 @@ public struct FlowReport: Sendable {
         let last = (until.timeIntervalSince1970 / day).rounded(.down)
         let dayCount = Int(last - first) + 1
         let start = first * day
-        /// The first day whose sample (its end, or `until` on the last day) is at or after `time`.
+        /// The first day whose sample is at or after `time`. A day is sampled just before its midnight (a card that
+        /// arrives at midnight counts from the day it starts, one that leaves at midnight on the day it ends), the
+        /// last day at `until`.
         func firstDay(sampledAtOrAfter time: Date) -> Int {
             if time > until { return dayCount }
-            let index = Int(((time.timeIntervalSince1970 - start) / day).rounded(.up)) - 1
+            let index = Int(((time.timeIntervalSince1970 - start + 0.001) / day).rounded(.up)) - 1
             return min(max(index, 0), dayCount - 1)
         }
         // Differences per column: +1 where a stay begins to be counted, -1 where it stops.

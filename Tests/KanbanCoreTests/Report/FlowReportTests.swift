@@ -73,11 +73,14 @@ extension ReportTests {
             #expect(report.cards.first { $0.history.slug == "unarchived" }?.finished == nil)
             // The flow diagram keeps the archived card in Done; the deleted one counted there until the delete.
             let counts = report.days.map(\.counts)
-            // Each day is counted at its end: at the end of day 1, "dropped" has left, "archived" and "deleted" are in
-            // done, "unarchived" in todo; "deleted" leaves at the end of day 2, "archived" stays once archived.
-            #expect(counts[1] == [1, 0, 0, 2])
-            #expect(counts[2] == [1, 0, 0, 1])
-            #expect(counts[4] == [1, 0, 0, 1])
+            // Each day is counted just before its midnight: by the end of day 1, "dropped" has left, "archived" and
+            // "deleted" are in doing, "unarchived" stays in done though archived; "deleted" leaves on day 3,
+            // "archived" stays in done once archived.
+            #expect(counts[0] == [3, 0, 0, 1])
+            #expect(counts[1] == [0, 2, 0, 1])
+            #expect(counts[2] == [1, 0, 0, 2])
+            #expect(counts[3] == [1, 0, 0, 1])
+            #expect(counts[5] == [1, 0, 0, 1])
             #expect(report.workInProgress == [1, 0, 0, 0])
         }
 
