@@ -28,7 +28,7 @@ enum ReportCommand: KanbanCommand {
               kanban report --html retro.html
             """,
         options: [
-            .option("since", valueName: "date", help: "Measure from this day (default: the board's first commit)."),
+            .option("since", valueName: "date", help: "Measure from this day (default: the first commit of a card)."),
             .option("until", valueName: "date", help: "Measure up to this day, leaving later commits out (default: now)."),
             .option("start", valueName: "column", help: "The column whose entry starts a card (default: the second column)."),
             .option("done", valueName: "column", help: "The column whose entry finishes a card (default: the last column)."),
