@@ -178,6 +178,45 @@ extension GitTests {
             }
         }
 
+        @Test func aRebaseKeepsTheTimeOfAChangeAndAPlainMergeCountsEachOnce() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard()
+                // As kanban git-setup sets it: a column emptied by moves is not a renamed directory.
+                for clone in [ana, ben] { try workspace.git(["config", "merge.directoryRenames", "false"], in: clone) }
+                try Self.kanban(workspace, ["add", "Alpha", "--commit"], in: ana, day: 0)
+                try Self.kanban(workspace, ["add", "Beta", "--commit"], in: ana, day: 0)
+                try workspace.git(["push", "--quiet"], in: ana)
+                try workspace.git(["pull", "--quiet"], in: ben)
+                try Self.kanban(workspace, ["move", "alpha", "in-progress", "--commit"], in: ana, day: 1)
+                try workspace.git(["push", "--quiet"], in: ana)
+                // Ben's move is rebased onto Ana's days later: it still counts at its own time.
+                try Self.kanban(workspace, ["move", "beta", "done", "--commit"], in: ben, day: 2)
+                let rebase = try workspace.run(["pull", "--quiet", "--rebase"], in: ben, environment: Self.dated(5))
+                try #require(rebase.status == 0, "\(rebase)")
+                try workspace.git(["push", "--quiet"], in: ben)
+                // Then a plain merge of two clones' moves.
+                try Self.kanban(workspace, ["move", "alpha", "done", "--commit"], in: ana, day: 6)
+                try workspace.git(["fetch", "--quiet"], in: ana)
+                let merge = try workspace.run(["merge", "--quiet", "--no-edit", "origin/main"], in: ana, environment: Self.dated(7))
+                try #require(merge.status == 0, "\(merge)")
+                try workspace.git(["push", "--quiet"], in: ana)
+                try Self.kanban(workspace, ["move", "beta", "in-progress", "--commit"], in: ben, day: 7)
+                try workspace.git(["fetch", "--quiet"], in: ben)
+                let second = try workspace.run(["merge", "--quiet", "--no-edit", "origin/main"], in: ben, environment: Self.dated(8))
+                try #require(second.status == 0, "\(second)")
+                try workspace.git(["push", "--quiet", "origin", "HEAD:main"], in: ben)
+                try workspace.git(["pull", "--quiet", "--no-rebase"], in: ana)
+
+                for clone in [ana, ben] {
+                    let report = try Self.report(workspace, in: clone)
+                    #expect(Self.kinds(try Self.card(report, "alpha")) == ["created todo 2026-01-05", "moved in-progress 2026-01-06",
+                                                                           "moved done 2026-01-11"])
+                    #expect(Self.kinds(try Self.card(report, "beta")) == ["created todo 2026-01-05", "moved done 2026-01-07",
+                                                                          "moved in-progress 2026-01-12"])
+                }
+            }
+        }
+
         @Test func readsABoardInASubdirectoryOfItsRepository() throws {
             try withGitWorkspace { workspace in
                 let repository = workspace.root + "/app"
