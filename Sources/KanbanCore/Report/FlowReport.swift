@@ -10,8 +10,8 @@ import Foundation
 /// counts where it was until the delete, and never as finished.
 ///
 /// ```swift
-/// let report = FlowReport(board: board, cards: histories, options: FlowReport.Options(until: .now))
-/// print(report.finishedCount, report.cycleTime?.median ?? 0)
+/// let report = try FlowReport(board: store.loadBoard(), cards: provider.cardHistories(), options: FlowReport.Options(until: .now))
+/// print(report.finished.count, report.cycleTime?.median ?? 0)
 /// ```
 public struct FlowReport: Sendable {
     /// What to measure.
