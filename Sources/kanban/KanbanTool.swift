@@ -11,7 +11,7 @@ enum KanbanTool {
         InitCommand.self, AddCommand.self, ListCommand.self, ShowCommand.self, BoardCommand.self,
         SearchCommand.self, EditCommand.self, SetCommand.self, MoveCommand.self, ArchiveCommand.self,
         UnarchiveCommand.self, DeleteCommand.self, ColumnCommand.self, LabelCommand.self, DoctorCommand.self,
-        StatusCommand.self, SyncCommand.self, LogCommand.self, GitSetupCommand.self, MergeDriverCommand.self,
+        StatusCommand.self, SyncCommand.self, LogCommand.self, ReportCommand.self, GitSetupCommand.self, MergeDriverCommand.self,
         CompletionCommand.self, CompleteCommand.self, WatchCommand.self, TUICommand.self, ServeCommand.self,
     ]
 

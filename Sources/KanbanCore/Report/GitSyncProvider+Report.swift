@@ -1,0 +1,32 @@
+import Foundation
+
+extension GitSyncProvider {
+    /// Every card's history, read from the commits reachable from HEAD: one `git log` over the board's files and two
+    /// `git cat-file --batch` reads (the versions of `board.md`, each card's last version). See ``BoardHistory``.
+    /// - Returns: The cards in the order their histories began; none when the branch has no commit yet.
+    /// - Throws: ``SyncError/Code/notARepository`` and the like, or ``SyncError/Code/gitFailed``.
+    public func cardHistories() throws(SyncError) -> [CardHistory] {
+        let repository = try requireRepository(allowingDetached: true)
+        guard try resolves("HEAD") else { return [] }
+        // Paths make git work out which commits touch them, which doubles its work: a board at the top of its
+        // repository takes every change and leaves out what is not the board's itself.
+        let paths = repository.prefix.isEmpty ? [] : ["--"] + HistoryLog.pathspecs
+        let output = try git.check(HistoryLog.arguments + ["HEAD"] + paths, readOnly: true)
+        let log = HistoryLog(parsing: output.output)
+        do {
+            return try BoardHistory(log) { objects in try blobs(objects) }.cards
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw SyncError(.gitFailed, "cannot read the board's history: \(error)")
+        }
+    }
+}
+
+extension FlowReport {
+    /// The slugs of `cards` (the board as it is now) that no history has: cards not committed yet.
+    public static func slugsNotInHistory(_ cards: [Card], histories: [CardHistory]) -> [String] {
+        let known = Set(histories.map(\.slug))
+        return cards.map(\.slug).filter { !known.contains($0) }.sorted()
+    }
+}

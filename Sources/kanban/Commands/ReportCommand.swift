@@ -1,0 +1,193 @@
+import Foundation
+import KanbanCore
+
+/// `kanban report`: how work flowed over the board, read from its git history.
+enum ReportCommand: KanbanCommand {
+    static let spec = CommandSpec(
+        name: "report",
+        abstract: "Measure how work flows, from the board's git history: lead and cycle times, throughput, a flow diagram.",
+        discussion: """
+            Reads every commit reachable from HEAD once and follows each card through columns, the archive, renames \
+            and merges; a change counts at the author date of the commit that made it. Prints cards finished and \
+            throughput per week; lead time (first commit to finish) and cycle time (start to finish) as median, \
+            85th percentile and mean, in days; the mean days finished cards spent in each column; work in progress \
+            now; the oldest cards in progress; then a cumulative flow diagram, throughput per week and the cycle time \
+            of each finished card, drawn to the terminal's width.
+
+            A card is started when it first leaves the board's first column (or enters --start, or a column after \
+            it), and finished when it enters the last column (or --done, or a column after it) and stays there or is \
+            archived from there; moved back out, it is open again. Deleted cards count where they were until the \
+            delete. README defines every figure and the --json fields.
+
+            DATE is YYYY-MM-DD (UTC; --until then means the end of that day) or an ISO 8601 time.
+
+            Examples:
+              kanban report --since 2026-09-01
+              kanban report --start in-progress --done review --label bug
+              kanban report --json | jq '.cycleTime'
+              kanban report --html retro.html
+            """,
+        options: [
+            .option("since", valueName: "date", help: "Measure from this day (default: the first commit of a card)."),
+            .option("until", valueName: "date", help: "Measure up to this day, leaving later commits out (default: now)."),
+            .option("start", valueName: "column", help: "The column whose entry starts a card (default: the second column)."),
+            .option("done", valueName: "column", help: "The column whose entry finishes a card (default: the last column)."),
+            .option("label", short: "l", valueName: "id", help: "Only cards with this label (their last version); repeat to require several.", isRepeatable: true),
+            CommonOptions.json,
+            .option("svg", valueName: "file", help: "Also write the charts as one SVG file."),
+            .option("html", valueName: "file", help: "Also write the figures and charts as one standalone HTML page."),
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+        let now = Date()
+        let since = try arguments.value("since").map { try date($0, option: "since", endOfDay: false, arguments: arguments) }
+        let until = try arguments.value("until").map { try date($0, option: "until", endOfDay: true, arguments: arguments) } ?? now
+        if let since, since > until {
+            throw arguments.usageError("--since \(arguments.value("since") ?? "") comes after --until \(arguments.value("until") ?? "now")")
+        }
+        let provider = try context.syncProvider()
+        let store = provider.store
+        let board = try store.loadBoard()
+        for option in ["start", "done"] {
+            if let id = arguments.value(option), board.column(withID: id) == nil {
+                throw KanbanError(.columnNotFound, "no column '\(id)' on the board (--\(option))", candidates: board.columns.map(\.id))
+            }
+        }
+        for label in arguments.values("label") where board.label(withID: label) == nil {
+            throw KanbanError(.labelNotFound, "no label '\(label)' on the board", candidates: board.labels.map(\.id))
+        }
+        let histories = try provider.cardHistories()
+        let options = FlowReport.Options(since: since, until: until, startColumn: arguments.value("start"),
+                                         doneColumn: arguments.value("done"), labels: arguments.values("label"))
+        let report = try FlowReport(board: board, cards: histories, options: options)
+        let current = (try? store.load(.all).cards) ?? []
+        let notInHistory = FlowReport.slugsNotInHistory(current.filter { card in options.labels.allSatisfy(card.labels.contains) },
+                                                        histories: histories)
+        if let path = arguments.value("svg") {
+            try write(ReportDocument.svg(report, title: board.title), to: path, context: context)
+        }
+        if let path = arguments.value("html") {
+            try write(ReportDocument.html(report, title: board.title, notInHistory: notInHistory), to: path, context: context)
+        }
+        if arguments.flag("json") {
+            context.printJSON(json(report, title: board.title, notInHistory: notInHistory))
+            return .success
+        }
+        let renderer = ReportRenderer(report: report, title: board.title, notInHistory: notInHistory, width: context.width,
+                                      stylist: context.stylist)
+        for line in renderer.lines() { context.print(line) }
+        return .success
+    }
+
+    /// A date option: `YYYY-MM-DD` (midnight UTC, or the end of that day for `--until`) or an ISO 8601 time.
+    static func date(_ text: String, option: String, endOfDay: Bool, arguments: ParsedArguments) throws(UsageError) -> Date {
+        let isDay = text.count == 10 && !text.contains("T")
+        guard let date = ISO8601.date(from: text) else {
+            throw arguments.usageError("invalid date '\(text)' for option '--\(option)'; expected YYYY-MM-DD or an ISO 8601 time such as 2026-11-22T09:30:00Z")
+        }
+        return isDay && endOfDay ? date.addingTimeInterval(FlowReport.day - 1) : date
+    }
+
+    static func write(_ text: String, to path: String, context: CommandContext) throws {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: context.absolute(path)), options: .atomic)
+        } catch {
+            throw CommandFailure(message: "cannot write '\(path)': \(error.localizedDescription)")
+        }
+    }
+
+    // MARK: JSON
+
+    /// A number of days, to the thousandth.
+    static func days(_ value: Double) -> JSON {
+        .number(String((value * 1000).rounded() / 1000))
+    }
+
+    static func statistics(_ value: FlowReport.Statistics?) -> JSON {
+        guard let value else { return .null }
+        return .object(["count": .number(String(value.count)), "median": days(value.median), "percentile85": days(value.percentile85),
+                        "mean": days(value.mean)])
+    }
+
+    static func place(_ place: CardPlace?) -> JSON {
+        switch place {
+        case .column(let id)?: return .string(id)
+        case .archived?: return .string("archive")
+        case .deleted?, nil: return .null
+        }
+    }
+
+    /// The documented `--json` shape.
+    static func json(_ report: FlowReport, title: String, notInHistory: [String]) -> JSON {
+        func optionalDate(_ date: Date?) -> JSON { date.map { .string(JSON.timestamp($0)) } ?? .null }
+        let cards: [JSON] = report.cards.map { flow in
+            let state: String
+            switch flow.place {
+            case .column: state = flow.finished != nil ? "finished" : flow.started != nil ? "started" : "waiting"
+            case .archived: state = "archived"
+            case .deleted: state = "deleted"
+            }
+            let changes: [JSON] = flow.history.changes(through: report.until).map { change in
+                let fields: [String: JSON] = [
+                    "time": .string(JSON.timestamp(change.time)),
+                    "commit": .string(change.commit),
+                    "kind": .string(change.kind),
+                    "from": place(change.from),
+                    "to": place(change.to),
+                ]
+                return .object(fields)
+            }
+            var fields: [String: JSON] = [:]
+            fields["slug"] = .string(flow.history.slug)
+            fields["previousSlugs"] = .array(flow.history.previousSlugs.map(JSON.string))
+            fields["title"] = .string(flow.history.title)
+            fields["labels"] = .array(flow.history.labels.map(JSON.string))
+            fields["column"] = flow.place.column.map(JSON.string) ?? flow.archivedFrom.map(JSON.string) ?? .null
+            fields["state"] = .string(state)
+            fields["created"] = .string(JSON.timestamp(flow.created))
+            fields["started"] = optionalDate(flow.started)
+            fields["finished"] = optionalDate(flow.finished)
+            fields["leadTimeDays"] = flow.leadTimeDays.map(days) ?? .null
+            fields["cycleTimeDays"] = flow.cycleTimeDays.map(days) ?? .null
+            fields["timeInColumn"] = .object(flow.timeInColumn.mapValues(days))
+            fields["changes"] = .array(changes)
+            return .object(fields)
+        }
+        func counts(_ values: [Int]) -> JSON {
+            .object(Dictionary(zip(report.columns.map(\.id), values.map { JSON.number(String($0)) }), uniquingKeysWith: { first, _ in first }))
+        }
+        let inProgress: [JSON] = report.inProgress.map { flow in
+            .object([
+                "slug": .string(flow.history.slug),
+                "column": place(flow.place),
+                "started": optionalDate(flow.started),
+                "ageDays": days(report.until.timeIntervalSince(flow.started ?? report.until) / FlowReport.day),
+            ])
+        }
+        let flow: [JSON] = report.days.map { day in .object(["date": .string(ReportRenderer.day(day.date)), "counts": counts(day.counts)]) }
+        let throughput: [JSON] = report.weeks.map { week in
+            .object(["week": .string(ReportRenderer.day(week.start)), "finished": .number(String(week.finished))])
+        }
+        return .object([
+            "board": .string(title),
+            "since": .string(JSON.timestamp(report.since)),
+            "until": .string(JSON.timestamp(report.until)),
+            "startColumn": .string(report.startColumn),
+            "doneColumn": .string(report.doneColumn),
+            "columns": .array(report.columns.map { .object(["id": .string($0.id), "name": .string($0.name)]) }),
+            "finished": .number(String(report.finished.count)),
+            "started": .number(String(report.startedCount)),
+            "created": .number(String(report.createdCount)),
+            "throughputPerWeek": days(report.throughputPerWeek),
+            "leadTime": statistics(report.leadTime),
+            "cycleTime": statistics(report.cycleTime),
+            "meanTimeInColumn": .object(report.meanTimeInColumn.mapValues(days)),
+            "workInProgress": counts(report.workInProgress),
+            "inProgress": .array(inProgress),
+            "flow": .array(flow),
+            "throughput": .array(throughput),
+            "notInHistory": .array(notInHistory.map(JSON.string)),
+            "cards": .array(cards),
+        ])
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import KanbanCore
+
+/// One chart of `kanban report` drawn with block characters: a title, rows of cells each with a character and a
+/// colour, a y axis on the left, the period's first and last day under it, and a legend.
+struct ReportChart {
+    /// One character cell of the plot.
+    struct Cell {
+        var character: Character = " "
+        var color: String?
+    }
+
+    var title: String
+    /// The plot, top row first.
+    var rows: [[Cell]]
+    /// The value at the top of the y axis, and at the middle.
+    var top: Double
+    var since: Date
+    var until: Date
+    /// Legend entries: a sample cell and its name.
+    var legend: [(Cell, String)] = []
+
+    /// Columns the y axis takes: up to five digits, a space and `┤`.
+    static let axisWidth = 7
+
+    /// The lines, styled by `stylist` (bands in colour on a terminal, told apart by shading without).
+    func rendered(_ stylist: Stylist) -> [String] {
+        var lines = [stylist.apply(.bold, to: title)]
+        let height = rows.count
+        for (index, row) in rows.enumerated() {
+            var label = ""
+            if index == 0 { label = Self.axisNumber(top) }
+            if height > 4, index == height / 2, top > 1 { label = Self.axisNumber(top * Double(height - index) / Double(height)) }
+            var line = stylist.apply(.dim, to: label.padded(toWidth: Self.axisWidth - 2, alignment: .trailing) + " ┤")
+            // Runs of one colour take one escape sequence.
+            var run = ""
+            var runColor: String?
+            for cell in row {
+                let color = cell.character == " " ? nil : cell.color
+                if color != runColor {
+                    line += runColor.map { stylist.apply(.foreground(hex: $0), to: run) } ?? run
+                    run = ""
+                    runColor = color
+                }
+                run.append(cell.character)
+            }
+            line += runColor.map { stylist.apply(.foreground(hex: $0), to: run) } ?? run
+            lines.append(line.trimmingTrailingSpaces())
+        }
+        let plotWidth = rows.first?.count ?? 0
+        let first = ReportRenderer.day(since)
+        let last = ReportRenderer.day(until)
+        let gap = max(1, plotWidth - first.count - last.count)
+        lines.append(stylist.apply(.dim, to: String(repeating: " ", count: Self.axisWidth - 3) + "0 └" + String(repeating: "─", count: plotWidth)))
+        lines.append(stylist.apply(.dim, to: String(repeating: " ", count: Self.axisWidth) + first + String(repeating: " ", count: gap) + last))
+        if !legend.isEmpty {
+            let entries = legend.map { cell, name in
+                (cell.color.map { stylist.apply(.foreground(hex: $0), to: String(cell.character)) } ?? String(cell.character)) + " " + name
+            }
+            lines.append(String(repeating: " ", count: Self.axisWidth) + entries.joined(separator: "  "))
+        }
+        return lines
+    }
+
+    static func axisNumber(_ value: Double) -> String {
+        value >= 10 || value == value.rounded() ? String(Int(value.rounded())) : String(format: "%.1f", value)
+    }
+
+    // MARK: The three charts
+
+    /// Shading that tells the bands apart without colour, the done column's first.
+    static let shades: [Character] = ["█", "▓", "░", "▒", "#", "=", "+", ":", "·"]
+
+    /// The colour of each column's band: the first column grey, the done column green, the rest from a palette.
+    static func colors(_ report: FlowReport) -> [String] {
+        let palette = ["#3498db", "#f39c12", "#9b59b6", "#1abc9c", "#e91e63", "#e67e22", "#34495e"]
+        return report.columns.enumerated().map { offset, column in
+            if column.id == report.doneColumn { return "#2ecc71" }
+            if offset == 0 { return "#95a5a6" }
+            return palette[(offset - 1) % palette.count]
+        }
+    }
+
+    /// The band order from the bottom: the done column first, then the columns before it from the last to the first,
+    /// then the others.
+    static func bandOrder(_ report: FlowReport) -> [Int] {
+        let done = report.columns.firstIndex { $0.id == report.doneColumn } ?? report.columns.count - 1
+        return [done] + (0..<done).reversed() + ((done + 1)..<report.columns.count)
+    }
+
+    /// The plot's width for a terminal `width` columns wide: all of it but the axis.
+    static func plotWidth(_ width: Int) -> Int {
+        max(20, width - axisWidth - 1)
+    }
+
+    /// A round value at or above `value` for the top of an axis: a whole number up to 10, then a multiple of 5.
+    static func roundedUp(_ value: Double) -> Double {
+        value <= 10 ? max(1, value.rounded(.up)) : (value / 5).rounded(.up) * 5
+    }
+
+    /// The cumulative flow diagram: for each day, the cards in each column stacked, the done column at the bottom.
+    static func flow(_ report: FlowReport, width: Int, height: Int = 12) -> ReportChart {
+        let days = report.days
+        let plotWidth = Self.plotWidth(width)
+        let colors = colors(report)
+        let order = bandOrder(report).filter { index in days.contains { $0.counts[index] > 0 } || report.workInProgress[index] > 0 }
+        let totals = days.map { $0.counts.reduce(0, +) }
+        let top = Double(max(totals.max() ?? 0, 1))
+        var rows = Array(repeating: Array(repeating: Cell(), count: plotWidth), count: height)
+        for x in 0..<plotWidth where !days.isEmpty {
+            let day = days[min(days.count - 1, x * days.count / plotWidth)]
+            var stack: [(upper: Double, band: Int)] = []
+            var running = 0.0
+            for (rank, index) in order.enumerated() {
+                running += Double(day.counts[index])
+                stack.append((running, rank))
+            }
+            for row in 0..<height {
+                let middle = (Double(height - 1 - row) + 0.5) / Double(height) * top
+                guard let band = stack.first(where: { middle < $0.upper }) else { continue }
+                let index = order[band.band]
+                rows[row][x] = Cell(character: shades[band.band % shades.count], color: colors[index])
+            }
+        }
+        let legend = order.enumerated().map { rank, index in (Cell(character: shades[rank % shades.count], color: colors[index]), report.columns[index].name) }
+        return ReportChart(title: "Cumulative flow (cards in each column at the end of each day)", rows: rows, top: top,
+                           since: report.since, until: report.until, legend: legend)
+    }
+
+    /// Cards finished per week, one bar a week.
+    static func throughput(_ report: FlowReport, width: Int, height: Int = 8) -> ReportChart {
+        let weeks = report.weeks
+        let plotWidth = Self.plotWidth(width)
+        let top = Double(max(weeks.map(\.finished).max() ?? 0, 1))
+        var rows = Array(repeating: Array(repeating: Cell(), count: plotWidth), count: height)
+        let eighths: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+        let slot = max(1, plotWidth / max(weeks.count, 1))
+        for x in 0..<plotWidth where !weeks.isEmpty {
+            let week = min(weeks.count - 1, x * weeks.count / plotWidth)
+            // A gap between bars when there is room for one.
+            if slot > 1, (x + 1) * weeks.count / plotWidth != week, x + 1 < plotWidth { continue }
+            let value = Double(weeks[week].finished) / top * Double(height)
+            for row in 0..<height {
+                let level = value - Double(height - 1 - row)
+                guard level > 0 else { continue }
+                rows[row][x] = Cell(character: eighths[min(8, max(1, Int((level * 8).rounded())))], color: "#2ecc71")
+            }
+        }
+        return ReportChart(title: "Throughput (cards finished each week)", rows: rows, top: top, since: report.since, until: report.until)
+    }
+
+    /// Cycle time of each card finished in the period, at the time it finished, with the 85th percentile as a line.
+    static func cycleTimes(_ report: FlowReport, width: Int, height: Int = 10) -> ReportChart {
+        let plotWidth = Self.plotWidth(width)
+        let points = report.finished.compactMap { flow in flow.finished.flatMap { date in flow.cycleTimeDays.map { (date, $0) } } }
+        let percentile = report.cycleTime?.percentile85
+        let top = roundedUp(max((points.map(\.1).max() ?? 0) * 1.05, percentile ?? 0))
+        var rows = Array(repeating: Array(repeating: Cell(), count: plotWidth), count: height)
+        func row(_ value: Double) -> Int { max(0, min(height - 1, height - 1 - Int((value / top * Double(height)).rounded(.down)))) }
+        if let percentile {
+            let line = row(percentile)
+            for x in 0..<plotWidth { rows[line][x] = Cell(character: "┄", color: "#e74c3c") }
+        }
+        let span = max(report.until.timeIntervalSince(report.since), 1)
+        for (date, days) in points {
+            let x = min(plotWidth - 1, max(0, Int(date.timeIntervalSince(report.since) / span * Double(plotWidth))))
+            rows[row(days)][x] = Cell(character: "●", color: "#3498db")
+        }
+        var legend = [(Cell(character: "●", color: "#3498db"), "a finished card (days from start to finish)")]
+        if let percentile { legend.append((Cell(character: "┄", color: "#e74c3c"), "85th percentile, \(ReportRenderer.number(percentile)) days")) }
+        return ReportChart(title: "Cycle time of each finished card", rows: rows, top: top, since: report.since, until: report.until, legend: legend)
+    }
+}
+
+extension String {
+    /// The string without spaces at its end.
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
