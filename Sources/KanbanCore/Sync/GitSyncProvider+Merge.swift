@@ -50,31 +50,16 @@ extension GitSyncProvider {
         var written: [String: [UInt8]] = [:]
         if !contested.isEmpty || groups.contains(where: { $0[Self.boardFileKey] != nil }) {
             // The versions of the contested cards, and board.md's (for the column order).
-            let keys = Set(contested + [Self.boardFileKey])
-            var objects: Set<String> = []
-            for group in groups { for key in keys { for entry in (group[key] ?? [:]).values { objects.insert(entry.object) } } }
-            let contents = try blobs(objects)
-            let files = groups.map { group in
-                var files: BoardMerge.Files = [:]
-                for key in keys { for (path, entry) in group[key] ?? [:] { files[path] = contents[entry.object] } }
-                return files
-            }
+            let files = try boardFiles(Set(contested + [Self.boardFileKey]), in: groups)
             let allSlugs = Set(groups.flatMap(\.keys)).subtracting([Self.boardFileKey])
-            var merger = BoardMerge(configuration: configuration) { [self] side, slug in
-                deletionTime(of: slug, on: side == .ours ? ours : theirs, since: base, isLocal: side == .ours)
-            }
-            merger.wasOnBoardBefore = { [self] slug, created in hadCard(slug, created: created, before: base) }
-            merger.versionsBeforeDelete = { [self] side, slug in
-                versionsBeforeDelete(of: slug, on: side == .ours ? ours : theirs, since: base, mergingInto: side == .ours ? theirs : ours)
-            }
-            merger.unstampedChangeTime = { [self] side, slug in unstampedChangeTime(of: slug, on: side == .ours ? ours : theirs, since: base) }
+            let merger = boardMerger(base: base, ours: ours, theirs: theirs)
             let result = try merger.merge(base: files[0], ours: files[1], theirs: files[2], otherSlugs: allSlugs)
             resolutions = result.resolutions
             // board.md was read for its columns; it is merged like any contested file.
             for (path, bytes) in result.files {
-                if let entry = (groups[1].values.compactMap { $0[path] }.first), contents[entry.object] == bytes {
+                if let entry = (groups[1].values.compactMap { $0[path] }.first), files[1][path] == bytes {
                     chosen[path] = entry
-                } else if let entry = (groups[2].values.compactMap { $0[path] }.first), contents[entry.object] == bytes {
+                } else if let entry = (groups[2].values.compactMap { $0[path] }.first), files[2][path] == bytes {
                     chosen[path] = entry
                 } else {
                     written[path] = bytes
@@ -90,6 +75,36 @@ extension GitSyncProvider {
         let commit = try top.check(["-c", "user.useConfigOnly=true", "commit-tree", tree, "-p", ours, "-p", theirs, "-F", "-"],
                                    input: Array(message.text.utf8)).text.trimmingCharacters(in: .whitespacesAndNewlines)
         return (resolutions, try moveBranch(to: commit, repository: repository))
+    }
+
+    /// The files of the groups `keys` names (cards by slug, `board.md` by ``boardFileKey``) in each of `groups`, with
+    /// their contents.
+    func boardFiles(_ keys: Set<String>, in groups: [[String: [String: TreeEntry]]]) throws(SyncError) -> [BoardMerge.Files] {
+        var objects: Set<String> = []
+        for group in groups { for key in keys { for entry in (group[key] ?? [:]).values { objects.insert(entry.object) } } }
+        let contents = try blobs(objects)
+        return groups.map { group in
+            var files: BoardMerge.Files = [:]
+            for key in keys { for (path, entry) in group[key] ?? [:] { files[path] = contents[entry.object] } }
+            return files
+        }
+    }
+
+    /// The card-by-card merge of `ours` and `theirs`, with what it needs from their history since `base` (when a
+    /// delete happened, what the deleting side had made of a card before it, which changes were made outside
+    /// kanban); without a base it has no history to read.
+    func boardMerger(base: String?, ours: String, theirs: String) -> BoardMerge {
+        var merger = BoardMerge(configuration: configuration) { [self] side, slug in
+            guard let base else { return nil }
+            return deletionTime(of: slug, on: side == .ours ? ours : theirs, since: base, isLocal: side == .ours)
+        }
+        guard let base else { return merger }
+        merger.wasOnBoardBefore = { [self] slug, created in hadCard(slug, created: created, before: base) }
+        merger.versionsBeforeDelete = { [self] side, slug in
+            versionsBeforeDelete(of: slug, on: side == .ours ? ours : theirs, since: base, mergingInto: side == .ours ? theirs : ours)
+        }
+        merger.unstampedChangeTime = { [self] side, slug in unstampedChangeTime(of: slug, on: side == .ours ? ours : theirs, since: base) }
+        return merger
     }
 
     /// The key under which ``groupedBySlug(_:)`` puts `board.md`.

@@ -71,20 +71,8 @@ extension GitSyncProvider {
             guard let revision else { return [:] }
             return Self.groupedBySlug(try boardEntries(at: revision))
         }
-        let keys = contested.union([Self.boardFileKey])
-        var objects: Set<String> = []
-        for group in groups { for key in keys { for entry in (group[key] ?? [:]).values { objects.insert(entry.object) } } }
-        let contents = try blobs(objects)
-        let files = groups.map { group in
-            var files: BoardMerge.Files = [:]
-            for key in keys { for (path, entry) in group[key] ?? [:] { files[path] = contents[entry.object] } }
-            return files
-        }
-        var merger = BoardMerge(configuration: configuration) { [self] side, slug in
-            guard let base else { return nil }
-            return deletionTime(of: slug, on: side == .ours ? ours : theirs, since: base, isLocal: side == .ours)
-        }
-        if let base { merger.wasOnBoardBefore = { [self] slug, created in hadCard(slug, created: created, before: base) } }
+        let files = try boardFiles(contested.union([Self.boardFileKey]), in: groups)
+        let merger = boardMerger(base: base, ours: ours, theirs: theirs)
         let allSlugs = Set(groups.flatMap(\.keys)).subtracting([Self.boardFileKey])
         let result = try merger.merge(base: files[0], ours: files[1], theirs: files[2], otherSlugs: allSlugs)
 
