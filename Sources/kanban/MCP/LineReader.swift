@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads newline-delimited messages from a file descriptor, never holding more than a bounded amount: a line longer
+/// than ``limit`` is read past and dropped as it comes, and reported as ``Line/tooLong(_:)`` once its end is reached.
+struct LineReader {
+    /// What one read gave.
+    enum Line: Equatable {
+        /// A line's bytes without its `\n` (and without a `\r` before it).
+        case line([UInt8])
+        /// A line of this many bytes or more was dropped.
+        case tooLong(Int)
+        /// The input ended (or failed); a last line without `\n` was returned before this.
+        case end
+    }
+
+    /// The most bytes a line may have.
+    let limit: Int
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    /// Where the unread part of ``buffer`` starts.
+    private var start = 0
+    /// Bytes of an over-long line dropped so far, while its end is awaited.
+    private var dropping: Int?
+    private var isAtEnd = false
+
+    /// - Parameters:
+    ///   - descriptor: Where to read from (standard input for `kanban mcp`); not closed here.
+    ///   - limit: The longest line accepted, in bytes.
+    init(descriptor: Int32, limit: Int) {
+        self.descriptor = descriptor
+        self.limit = limit
+    }
+
+    /// The next line; blocks until one is complete or the input ends.
+    mutating func next() -> Line {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let length = newline - start
+                defer { start = newline + 1 }
+                if let dropped = dropping {
+                    dropping = nil
+                    return .tooLong(dropped + length)
+                }
+                if length > limit { return .tooLong(length) }
+                var end = newline
+                if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                return .line(Array(buffer[start..<end]))
+            }
+            // No complete line: what is buffered is one line's beginning.
+            let pending = buffer.count - start
+            if pending > limit || dropping != nil {
+                dropping = (dropping ?? 0) + pending
+                buffer.removeAll(keepingCapacity: true)
+                start = 0
+            } else if start > 0 {
+                buffer.removeFirst(start)
+                start = 0
+            }
+            if isAtEnd {
+                if let dropped = dropping {
+                    dropping = nil
+                    return .tooLong(dropped)
+                }
+                guard !buffer.isEmpty else { return .end }
+                let last = buffer
+                buffer.removeAll()
+                return .line(last)
+            }
+            if !fill() { isAtEnd = true }
+        }
+    }
+
+    /// Appends what one `read(2)` gives; false at the end of input or on an error other than `EINTR`.
+    private mutating func fill() -> Bool {
+        let chunk = 65_536
+        let oldCount = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: chunk))
+        while true {
+            let count = buffer.withUnsafeMutableBytes { raw in
+                read(descriptor, raw.baseAddress.map { $0 + oldCount }, chunk)
+            }
+            if count < 0 && errno == EINTR { continue }
+            buffer.removeLast(chunk - max(count, 0))
+            return count > 0
+        }
+    }
+}
