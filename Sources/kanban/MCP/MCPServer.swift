@@ -155,11 +155,19 @@ final class MCPServer: @unchecked Sendable {
     private func finished(_ result: JSON, for request: Request) -> JSON {
         guard request.statelessVersion != nil, case .object(var members) = result else { return result }
         members["resultType"] = .string("complete")
+        if Self.cacheableMethods.contains(request.method) {
+            // The board's files change under the server at any time (and the tools' schemas with board.md): never fresh.
+            members["ttlMs"] = .number("0")
+            members["cacheScope"] = .string("private")
+        }
         var meta = members["_meta"]?.objectValue ?? [:]
         meta[Self.serverInfoKey] = Self.serverInfo
         members["_meta"] = .object(meta)
         return .object(members)
     }
+
+    /// The methods whose stateless results are cacheable, and so say for how long.
+    static let cacheableMethods: Set<String> = ["server/discover", "tools/list", "resources/list", "resources/templates/list", "resources/read"]
 
     static let serverInfo: JSON = .object(["name": .string("kanban"), "title": .string("kanban board"), "version": .string(KanbanTool.version)])
 
