@@ -23,6 +23,8 @@ struct LineReader {
     private var buffer: [UInt8] = []
     /// Where the unread part of ``buffer`` starts.
     private var start = 0
+    /// Where the search for the next newline goes on from: the bytes before it hold none.
+    private var scanned = 0
     /// Bytes of an over-long line dropped so far, while its end is awaited.
     private var dropping: Int?
     private var isAtEnd = false
@@ -38,9 +40,12 @@ struct LineReader {
     /// The next line; blocks until one is complete or the input ends.
     mutating func next() -> Line {
         while true {
-            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = buffer[max(start, scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
                 let length = newline - start
-                defer { start = newline + 1 }
+                defer {
+                    start = newline + 1
+                    scanned = start
+                }
                 if let dropped = dropping {
                     dropping = nil
                     return .tooLong(dropped + length)
@@ -51,13 +56,16 @@ struct LineReader {
                 return .line(Array(buffer[start..<end]))
             }
             // No complete line: what is buffered is one line's beginning.
+            scanned = buffer.count
             let pending = buffer.count - start
             if pending > limit || dropping != nil {
                 dropping = (dropping ?? 0) + pending
                 buffer.removeAll(keepingCapacity: true)
                 start = 0
+                scanned = 0
             } else if start > 0 {
                 buffer.removeFirst(start)
+                scanned -= start
                 start = 0
             }
             if isAtEnd {
@@ -66,8 +74,10 @@ struct LineReader {
                     return .tooLong(dropped)
                 }
                 guard !buffer.isEmpty else { return .end }
-                let last = buffer
+                var last = buffer
                 buffer.removeAll()
+                scanned = 0
+                if last.last == UInt8(ascii: "\r") { last.removeLast() }
                 return .line(last)
             }
             if !fill() { isAtEnd = true }
