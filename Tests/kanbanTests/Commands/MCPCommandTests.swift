@@ -469,6 +469,26 @@ import Testing
         }
     }
 
+    @Test func syncPullsWhatOthersPushedAndSaysWhatItDid() throws {
+        try withGitWorkspace { workspace throws in
+            let (ana, ben) = try workspace.makeSharedBoard()
+            #expect(try workspace.kanban(["add", "From Ben", "--commit"], in: ben).status == 0)
+            #expect(try workspace.kanban(["sync"], in: ben).status == 0)
+            let server = try MCPProcess(directory: ana, environment: workspace.environment)
+            try server.initialize()
+            #expect(!isError(try server.callTool("add_card", ["title": "From Ana"])))
+            let synced = try server.callTool("sync")
+            let result = structured(synced)
+            #expect(result["ok"] as? Bool == true, "\(synced) \(server)")
+            let messages = (result["messages"] as? [String] ?? []).joined(separator: "\n")
+            #expect(messages.contains("pulled") && messages.contains("pushed"), "\(messages)")
+            let titles = (structured(try server.callTool("list_cards"))["cards"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
+            #expect(titles?.sorted() == ["From Ana", "From Ben"])
+            server.closeInput()
+            #expect(server.waitForExit() == 0)
+        }
+    }
+
     @Test func helpShowsTheUsage() throws {
         try withTemporaryBoard(.sample) { board throws in
             let result = try board.run(["mcp", "--help"])
