@@ -453,6 +453,14 @@ import Testing
 
             var environment = workspace.environment
             environment["KANBAN_COMMIT"] = "1"
+            // git as the server runs it notes what its standard input and output are.
+            let log = workspace.root + "/descriptors.log"
+            try workspace.script(workspace.root + "/git", """
+                input=$(readlink /proc/$$/fd/0); output=$(readlink /proc/$$/fd/1)
+                printf '%s\\n%s\\n' "$input" "$output" >> '\(log)'
+                exec '\(workspace.gitPath)' "$@"
+                """)
+            environment["KANBAN_GIT"] = workspace.root + "/git"
             let server = try MCPProcess(directory: repository, environment: environment)
             try server.initialize()
             let added = structured(try server.callTool("add_card", ["title": "Fix login bug"]))
@@ -464,6 +472,14 @@ import Testing
             #expect(try workspace.git(["status", "--porcelain"], in: repository).isEmpty)
             let status = structured(try server.callTool("board_status"))
             #expect(status["clean"] as? Bool == true && status["branch"] as? String == "main", "\(status)")
+            #if os(Linux)
+                // No git ever got the server's standard input (the client's pipe) or its standard output.
+                let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+                #expect(lines.count >= 4, "\(lines)")
+                for (index, line) in lines.enumerated() {
+                    #expect(index % 2 == 0 ? line == "/dev/null" : !line.isEmpty && line != server.standardOutputIdentity, "\(lines)")
+                }
+            #endif
             server.closeInput()
             #expect(server.waitForExit() == 0)
         }

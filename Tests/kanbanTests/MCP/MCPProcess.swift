@@ -55,6 +55,14 @@ final class MCPProcess: CustomStringConvertible, @unchecked Sendable {
         closeInput()
     }
 
+    /// What `/proc/PID/fd/1` of the server reads as (`pipe:[INODE]`): its standard output, for telling whether a child
+    /// of the server inherited it.
+    var standardOutputIdentity: String {
+        var status = stat()
+        guard fstat(child.output, &status) == 0 else { return "?" }
+        return "pipe:[\(status.st_ino)]"
+    }
+
     var stdout: String { output.stdout }
     var stderr: String { output.stderr }
     var description: String { "--- stdout ---\n\(stdout.prefix(20_000))\n--- stderr ---\n\(stderr.prefix(20_000))" }
