@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Foundation
 
 /// Reads newline-delimited messages from a file descriptor, never holding more than a bounded amount: a line longer
 /// than ``limit`` is read past and dropped as it comes, and reported as ``Line/tooLong(_:)`` once its end is reached.
@@ -84,18 +80,20 @@ struct LineReader {
         }
     }
 
-    /// Appends what one `read(2)` gives; false at the end of input or on an error other than `EINTR`.
+    /// Appends what one read gives; false at the end of input or on a read error. A descriptor some parent left
+    /// non-blocking is waited on rather than taken for ended.
     private mutating func fill() -> Bool {
-        let chunk = 65_536
-        let oldCount = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: chunk))
         while true {
-            let count = buffer.withUnsafeMutableBytes { raw in
-                read(descriptor, raw.baseAddress.map { $0 + oldCount }, chunk)
+            switch SystemCalls.readAvailable(descriptor, limit: 65_536) {
+            case .success(let bytes):
+                guard !bytes.isEmpty else { return false }
+                buffer.append(contentsOf: bytes)
+                return true
+            case .failure(let failure) where failure.code == EAGAIN || failure.code == EWOULDBLOCK:
+                guard case .success = SystemCalls.waitForInput([descriptor], milliseconds: -1) else { return false }
+            case .failure:
+                return false
             }
-            if count < 0 && errno == EINTR { continue }
-            buffer.removeLast(chunk - max(count, 0))
-            return count > 0
         }
     }
 }

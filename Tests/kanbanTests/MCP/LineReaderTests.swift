@@ -10,10 +10,11 @@ import Testing
 
 @Suite struct LineReaderTests {
     /// Every line a reader with `limit` gives for `bytes` written to a pipe (from another thread) and then closed.
-    private func lines(_ bytes: [UInt8], limit: Int) throws -> [LineReader.Line] {
+    private func lines(_ bytes: [UInt8], limit: Int, nonBlocking: Bool = false) throws -> [LineReader.Line] {
         var descriptors: [Int32] = [-1, -1]
         try #require(pipe(&descriptors) == 0)
         let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
+        if nonBlocking { _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK) }
         defer { close(readEnd) }
         let writer = Thread {
             var written = 0
@@ -50,5 +51,10 @@ import Testing
     @Test func aLineJustOverTheLimitInOneReadIsRefusedToo() throws {
         #expect(try lines(Array("12345678901\nok\n".utf8), limit: 10) == [.tooLong(11), .line(Array("ok".utf8)), .end])
         #expect(try lines(Array("1234567890\n".utf8), limit: 10) == [.line(Array("1234567890".utf8)), .end])
+    }
+
+    @Test func aNonBlockingInputIsWaitedOnNotTakenForEnded() throws {
+        let long = [UInt8](repeating: UInt8(ascii: "y"), count: 200_000)
+        #expect(try lines(long + Array("\nok\n".utf8), limit: 300_000, nonBlocking: true) == [.line(long), .line(Array("ok".utf8)), .end])
     }
 }
