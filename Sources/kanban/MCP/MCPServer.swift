@@ -16,7 +16,6 @@ final class MCPServer: @unchecked Sendable {
     /// The stateless revisions, whose requests carry their version in `_meta`.
     static let statelessVersions = ["2026-07-28"]
     static let versionKey = "io.modelcontextprotocol/protocolVersion"
-    static let clientInfoKey = "io.modelcontextprotocol/clientInfo"
     static let clientCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities"
     static let serverInfoKey = "io.modelcontextprotocol/serverInfo"
     static let subscriptionKey = "io.modelcontextprotocol/subscriptionId"
@@ -227,7 +226,8 @@ final class MCPServer: @unchecked Sendable {
                 "tools": .array(tools.all.map { .string($0.name) }),
             ]))
         }
-        let arguments = request.params["arguments"] ?? .object([:])
+        let given = request.params["arguments"]
+        let arguments = given == nil || given == .null ? .object([:]) : given ?? .object([:])
         guard let members = arguments.objectValue else { throw .invalidParams("'arguments' must be an object") }
         return tools.call(tool, members)
     }
@@ -284,8 +284,7 @@ final class MCPServer: @unchecked Sendable {
 
     /// Starts the watcher for the board, once there is a board and a client that may want to hear of changes.
     func watchIfPossible() {
-        guard let store = board.store, watchedBoard != store.directory else { return }
-        guard watchedBoard == nil else { return }
+        guard let store = board.store, watchedBoard == nil else { return }
         watchedBoard = store.directory
         if let problem = startWatching(store) { log(problem) }
     }
