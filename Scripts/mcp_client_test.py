@@ -33,7 +33,7 @@ def text_of(result):
 
 
 async def drive(binary, board, mode):
-    server = StdioServerParameters(command=binary, args=["mcp", "--board", board], env={"NO_COLOR": "1"})
+    server = StdioServerParameters(command=binary, args=["--quiet", "mcp", "--board", board], env={"NO_COLOR": "1"})
     async with Client(server, mode=mode) as client:
         tag = f"[{mode}]"
         check(f"{tag} connected at a protocol version", client.session.protocol_version is not None)

@@ -55,7 +55,7 @@ enum MCPCommand: KanbanCommand {
         watchers.server = server
 
         if let store = board.store {
-            log("serving the board at \(store.directory)")
+            if !context.isQuiet { log("serving the board at \(store.directory)") }
         } else {
             log("no board found here; tools say how to point kanban mcp at one, and the client's roots are used when it offers them")
         }
