@@ -75,8 +75,15 @@ enum MCPCommand: KanbanCommand {
         reading.start()
 
         _ = signals.wait(for: shutdown)
-        server.closeSubscriptions()
-        watchers.stop()
+        // Open streams are answered and the watcher stopped on a thread of their own, for a little while at most: a
+        // client that no longer reads standard output must not keep the process alive with a blocked write.
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            server.closeSubscriptions()
+            watchers.stop()
+            finished.signal()
+        }.start()
+        _ = finished.wait(timeout: .now() + .seconds(2))
         return .success
     }
 }

@@ -396,6 +396,20 @@ import Testing
         }
     }
 
+    @Test func aClientThatStoppedReadingCannotKeepItFromStopping() throws {
+        try withTemporaryBoard(.sample) { board throws in
+            let server = try MCPProcess(directory: board.path, environment: ["HOME": board.root], readsOutput: false)
+            server.send(["jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": ["_meta": Self.modern, "notifications": [String: Any]()]])
+            // Answers nobody reads fill the pipe until the server blocks writing one.
+            let listing = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n"
+            #expect(waitUntil { server.stderr.contains("serving the board") }, "\(server)")
+            server.write(Array(String(repeating: listing, count: 40).utf8))
+            #expect(waitUntil { server.unreadOutputBytes > 48_000 }, "the pipe fills up")
+            server.signal(SIGTERM)
+            #expect(server.waitForExit() == 0, "\(server)")
+        }
+    }
+
     @Test func aBoardLockedByAnotherCommandIsAClearErrorWithinTheLockTimeout() throws {
         try withTemporaryBoard(.sample) { board throws in
             let server = try MCPProcess(board: board, environment: ["KANBAN_LOCK_TIMEOUT": "1"])

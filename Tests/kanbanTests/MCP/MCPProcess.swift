@@ -15,6 +15,7 @@ final class MCPProcess: CustomStringConvertible, @unchecked Sendable {
     private let exitStatus = Locked<Int32?>(nil)
     private let inputClosed = Locked(false)
     private var nextID = 1
+    private let readsOutput: Bool
 
     /// Starts `kanban` with `arguments` (default `mcp`) in the board's directory.
     convenience init(_ arguments: [String] = ["mcp"], board: TemporaryBoard, environment: [String: String] = [:]) throws {
@@ -23,10 +24,13 @@ final class MCPProcess: CustomStringConvertible, @unchecked Sendable {
         try self.init(arguments, directory: board.path, environment: variables)
     }
 
-    init(_ arguments: [String] = ["mcp"], directory: String, environment: [String: String] = [:]) throws {
+    /// - Parameter readsOutput: Whether standard output is read as it comes; a client that stopped reading leaves it
+    ///   unread (and the pipe fills up).
+    init(_ arguments: [String] = ["mcp"], directory: String, environment: [String: String] = [:], readsOutput: Bool = true) throws {
         child = try KanbanProcess.start(arguments, in: directory, environment: environment)
+        self.readsOutput = readsOutput
         let output = self.output
-        for (descriptor, isError) in [(child.output, false), (child.error, true)] {
+        for (descriptor, isError) in [(child.output, false), (child.error, true)] where readsOutput || isError {
             output.readers.enter()
             Thread {
                 var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -53,6 +57,7 @@ final class MCPProcess: CustomStringConvertible, @unchecked Sendable {
     deinit {
         if exitStatus.withLock({ $0 }) == nil { kill(child.pid, SIGKILL) }
         closeInput()
+        if !readsOutput { close(child.output) }
     }
 
     /// What `/proc/PID/fd/1` of the server reads as (`pipe:[INODE]`): its standard output, for telling whether a child
@@ -61,6 +66,17 @@ final class MCPProcess: CustomStringConvertible, @unchecked Sendable {
         var status = stat()
         guard fstat(child.output, &status) == 0 else { return "?" }
         return "pipe:[\(status.st_ino)]"
+    }
+
+    /// How many bytes of standard output wait in the pipe unread (for a client that stopped reading); `Int.max` where
+    /// the system does not say.
+    var unreadOutputBytes: Int {
+        #if os(Linux)
+            var count: Int32 = 0
+            return ioctl(child.output, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
+        #else
+            return .max
+        #endif
     }
 
     var stdout: String { output.stdout }
