@@ -112,4 +112,55 @@ import Testing
             #expect(closing["id"] == .number("9") && closing["result"]?["resultType"] == .string("complete"))
         }
     }
+
+    @Test func mangledMessagesNeverTrapAndAreAlwaysAnsweredWithJSONRPC() throws {
+        try withTemporaryBoard(.sample) { board throws in
+            let (server, sent) = try self.server(board)
+            let seeds = [
+                #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}}}}"#,
+                #"{"jsonrpc":"2.0","id":"x","method":"resources/read","params":{"uri":"kanban://card/new-app-icon"}}"#,
+                #"{"jsonrpc":"2.0","id":3,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+                #"{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"kanban://board"}}"#,
+                #"[{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}]"#,
+                #"{"jsonrpc":"2.0","id":6,"result":{"roots":[{"uri":"file:///"}]}}"#,
+            ].map { Array($0.utf8) }
+            let alphabet = Array(#"{}[]",:\"0123456789-.eEtrufalsn "#.utf8) + [0x00, 0xC3, 0xFF]
+            var random = SeededGenerator(seed: 23)
+            for round in 0..<3_000 {
+                var bytes = seeds[round % seeds.count]
+                for _ in 0..<Int.random(in: 1...4, using: &random) {
+                    let index = Int.random(in: 0..<bytes.count, using: &random)
+                    switch Int.random(in: 0..<3, using: &random) {
+                    case 0: bytes[index] = alphabet.randomElement(using: &random) ?? 0
+                    case 1: bytes.insert(alphabet.randomElement(using: &random) ?? 0, at: index)
+                    default: bytes = Array(bytes.prefix(max(1, index)))
+                    }
+                }
+                server.receive(bytes)
+            }
+            let messages = sent.withLock { $0 }
+            #expect(messages.count > 1_000)
+            for message in messages {
+                for item in message.arrayValue ?? [message] {
+                    #expect(item["jsonrpc"] == .string("2.0"), "\(item.rendered(pretty: false))")
+                    #expect(item["result"] != nil || item["error"] != nil || item["method"] != nil, "\(item.rendered(pretty: false))")
+                }
+            }
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so that a failing run replays.
+private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
 }
