@@ -144,7 +144,7 @@ extension MCPTools {
         MCPTool(
             name: "sync", title: "Sync with git",
             description: "Runs 'kanban sync': commits pending board changes, pulls (merging card by card) and pushes. Returns "
-                + "its messages; ok is false when it failed (nothing is lost).",
+                + "its messages; a sync that fails is an error with its messages (nothing is lost). Only when the user asks for it.",
             isReadOnly: false, isIdempotent: false,
             properties: { _ in ["no_push": boolean("Commit and pull, but do not push.")] },
             output: object(["ok": .object(["type": .string("boolean")]), "messages": .object(["type": .string("array"), "items": .object(["type": .string("string")])])],
