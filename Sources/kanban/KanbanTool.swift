@@ -13,6 +13,7 @@ enum KanbanTool {
         UnarchiveCommand.self, DeleteCommand.self, ColumnCommand.self, LabelCommand.self, DoctorCommand.self,
         StatusCommand.self, SyncCommand.self, LogCommand.self, ReportCommand.self, GitSetupCommand.self, MergeDriverCommand.self,
         CompletionCommand.self, CompleteCommand.self, WatchCommand.self, TUICommand.self, ServeCommand.self,
+        MCPCommand.self, AgentsCommand.self,
     ]
 
     static let root = CommandSpec(

@@ -65,6 +65,17 @@ final class CommandContext {
         return store
     }
 
+    /// Makes `store` the board every later ``store()`` returns: for `kanban mcp`, which may find its board only in
+    /// the directories its client names.
+    func use(_ store: BoardStore) {
+        cachedStore = store
+    }
+
+    /// Whether the board was named (`--board` or `$KANBAN_BOARD`) rather than looked for from the current directory.
+    var isBoardNamed: Bool {
+        arguments.value("board") != nil || !(environment["KANBAN_BOARD"] ?? "").isEmpty
+    }
+
     private func openStore() throws -> BoardStore {
         let timeout = try seconds(fromVariable: "KANBAN_LOCK_TIMEOUT") ?? .seconds(20)
         if let directory = arguments.value("board") {

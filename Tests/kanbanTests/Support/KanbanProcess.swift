@@ -207,16 +207,42 @@ enum KanbanProcess {
     }
 }
 
+extension KanbanProcess {
+    /// A running `kanban` whose standard input, output and error are pipes held by the caller, for a long-running
+    /// child that is talked to (`kanban mcp`). The caller reads both outputs, writes to `input` (with SIGPIPE blocked
+    /// in the writing thread: the child may be gone), closes the three descriptors and reaps `pid`.
+    struct Piped: Sendable {
+        var pid: pid_t
+        var input: Int32
+        var output: Int32
+        var error: Int32
+    }
+
+    /// Starts `kanban` with `arguments` in `directory` (also `HOME`), with ``baseEnvironment(home:)`` and
+    /// `environment` laid over it, and pipes on all three standard streams.
+    static func start(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> Piped {
+        var variables = baseEnvironment(home: directory)
+        for (name, value) in environment {
+            variables[name] = value == unsetVariable ? nil : value
+        }
+        let child = try Child.spawn(path: try binaryPath(), arguments: arguments, environment: variables, directory: directory,
+                                    inputPath: nil, stdoutIsTerminal: false)
+        return Piped(pid: child.pid, input: child.input ?? -1, output: child.output, error: child.error)
+    }
+}
+
 /// A started child: its pid and the read ends of its standard output and error.
 private struct Child: Sendable {
     var pid: pid_t
     var output: Int32
     var error: Int32
+    /// The write end of standard input when it is a pipe (``KanbanProcess/start(_:in:environment:)``).
+    var input: Int32?
 
     private static var spawnLock: NSLock { KanbanProcess.spawnLock }
 
     static func spawn(
-        path: String, arguments: [String], environment: [String: String], directory: String, inputPath: String,
+        path: String, arguments: [String], environment: [String: String], directory: String, inputPath: String?,
         stdoutIsTerminal: Bool
     ) throws -> Child {
         spawnLock.lock()
@@ -230,7 +256,14 @@ private struct Child: Sendable {
             return descriptor
         }
         do {
-            let input = try track(open(inputPath, O_RDONLY | O_CLOEXEC))
+            var inputWrite: Int32?
+            let input: Int32
+            if let inputPath {
+                input = try track(open(inputPath, O_RDONLY | O_CLOEXEC))
+            } else {
+                let (inputRead, write) = try makePipe(track)
+                (input, inputWrite) = (inputRead, write)
+            }
             let (errorRead, errorWrite) = try makePipe(track)
             let outputRead: Int32
             let outputWrite: Int32
@@ -244,7 +277,7 @@ private struct Child: Sendable {
                 path: path, arguments: arguments, environment: environment, directory: directory,
                 descriptors: [(input, 0), (outputWrite, 1), (errorWrite, 2)])
             for descriptor in [input, outputWrite, errorWrite] { _ = closeDescriptor(descriptor) }
-            return Child(pid: pid, output: outputRead, error: errorRead)
+            return Child(pid: pid, output: outputRead, error: errorRead, input: inputWrite)
         } catch {
             for descriptor in opened { _ = closeDescriptor(descriptor) }
             throw error

@@ -1,0 +1,121 @@
+import Foundation
+import KanbanCore
+import KanbanWatch
+
+/// `kanban mcp`: the board as a Model Context Protocol server on standard input and output.
+enum MCPCommand: KanbanCommand {
+    /// The longest message accepted; a longer line is dropped as it is read and answered with an error.
+    static let lineLimit = 4 * 1024 * 1024
+
+    static let spec = CommandSpec(
+        name: "mcp",
+        abstract: "Serve the board to coding agents over the Model Context Protocol (stdio).",
+        discussion: """
+            An MCP server on standard input and output, for clients without a shell (desktop chat apps, IDE \
+            assistants): JSON-RPC 2.0, one message per line; nothing but protocol on standard output, diagnostics on \
+            standard error. It speaks the handshake revisions (2024-11-05 to 2025-11-25) and the stateless 2026-07-28 \
+            revision. It stops with exit status 0 when standard input closes or on SIGTERM or SIGINT.
+
+            Tools: board, list_cards, search_cards, show_card, add_card, update_card, move_card, archive_card, \
+            unarchive_card, delete_card, board_status, sync. Resources: kanban://board and kanban://card/{slug}, with \
+            subscriptions fed by the watcher.
+
+            The board is --board, else $KANBAN_BOARD, else found from the current directory upwards, else the first \
+            of the client's roots that is in a board. Changes are made and committed as the commands make them \
+            (--commit, KANBAN_COMMIT=1 or 'autocommit: true' in board.md).
+
+            'kanban agents --mcp' prints how to register it in common clients.
+
+            Examples:
+              kanban mcp --board ~/src/app/board
+              claude mcp add kanban -- kanban mcp --board "$PWD"
+            """,
+        usage: "kanban mcp [--board <directory>] [--commit]",
+        exitStatuses: [
+            ExitStatusHelp(.success, "Standard input closed, or stopped by SIGTERM or SIGINT."),
+            ExitStatusHelp(.usage, "Usage error: unknown option or bad value."),
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+        // Before any thread starts, so that every thread inherits the mask: SIGINT and SIGTERM reach sigwait below,
+        // and a client that goes away makes a write fail instead of killing the process with SIGPIPE.
+        let signals = ShutdownSignals.blockInThisThread()
+        let shutdown = ShutdownReason()
+        let errorOutput = context.errorOutput
+        let log: @Sendable (String) -> Void = { line in
+            errorOutput.writeLine("kanban mcp: " + line)
+            errorOutput.flush()
+        }
+        let writer = MCPLineWriter(descriptor: STDOUT_FILENO) { shutdown.request(.outputClosed) }
+        let board = MCPBoard(context: context)
+        let watchers = WatcherBox()
+        let server = MCPServer(board: board, send: writer.send, log: log) { store in
+            watchers.start(for: store, log: log)
+        }
+        watchers.server = server
+
+        if let store = board.store {
+            if !context.isQuiet { log("serving the board at \(store.directory)") }
+        } else {
+            log("no board found here; tools say how to point kanban mcp at one, and the client's roots are used when it offers them")
+        }
+        let reading = Thread {
+            var reader = LineReader(descriptor: STDIN_FILENO, limit: lineLimit)
+            while true {
+                switch reader.next() {
+                case .line(let bytes): server.receive(bytes)
+                case .tooLong(let length): server.receiveTooLong(length, limit: lineLimit)
+                case .end:
+                    shutdown.request(.outputClosed)
+                    return
+                }
+            }
+        }
+        reading.stackSize = 8 << 20
+        reading.start()
+
+        _ = signals.wait(for: shutdown)
+        // Open streams are answered and the watcher stopped on a thread of their own, for a little while at most: a
+        // client that no longer reads standard output must not keep the process alive with a blocked write.
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            server.closeSubscriptions()
+            watchers.stop()
+            finished.signal()
+        }.start()
+        _ = finished.wait(timeout: .now() + .seconds(2))
+        return .success
+    }
+}
+
+/// The watcher that feeds subscriptions: started once, for the board, when a client first wants to hear of changes.
+private final class WatcherBox: @unchecked Sendable {
+    weak var server: MCPServer?
+    private let lock = NSLock()
+    private var watcher: (any BoardWatcher)?
+
+    func start(for store: BoardStore, log: @escaping @Sendable (String) -> Void) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard watcher == nil else { return nil }
+        let made = BoardWatchers.make(
+            for: store, mechanism: .automatic, options: WatchOptions(),
+            onNotice: { notice in log(notice.path.map { "\($0): \(notice.message)" } ?? notice.message) },
+            onEvent: { [weak self] event in
+                self?.server?.publish(event)
+                if event.kind == .rootLost { log("the board directory '\(store.directory)' was removed or moved") }
+            })
+        do {
+            try made.start()
+        } catch {
+            return "cannot watch the board for changes: \(error.message)"
+        }
+        watcher = made
+        return nil
+    }
+
+    func stop() {
+        let current = lock.withLock { watcher }
+        current?.stop()
+    }
+}
