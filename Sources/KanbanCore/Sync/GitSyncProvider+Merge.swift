@@ -50,7 +50,8 @@ extension GitSyncProvider {
         var written: [String: [UInt8]] = [:]
         if !contested.isEmpty || groups.contains(where: { $0[Self.boardFileKey] != nil }) {
             // The versions of the contested cards, and board.md's (for the column order).
-            let files = try boardFiles(Set(contested + [Self.boardFileKey]), in: groups)
+            let keys = Set(contested + [Self.boardFileKey])
+            let files = try boardFiles(keys, in: groups)
             let allSlugs = Set(groups.flatMap(\.keys)).subtracting([Self.boardFileKey])
             let merger = boardMerger(base: base, ours: ours, theirs: theirs)
             let result = try merger.merge(base: files[0], ours: files[1], theirs: files[2], otherSlugs: allSlugs)
