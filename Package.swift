@@ -21,6 +21,6 @@ let package = Package(
         .executableTarget(name: "kanban-harness", path: "Harness/kanban-harness"),
         .testTarget(name: "KanbanCoreTests", dependencies: ["KanbanCore"]),
         .testTarget(name: "KanbanWatchTests", dependencies: ["KanbanWatch", "KanbanCore"]),
-        .testTarget(name: "kanbanTests", dependencies: ["kanban", "KanbanCore"]),
+        .testTarget(name: "kanbanTests", dependencies: ["kanban", "KanbanCore", "KanbanWatch"]),
     ]
 )

@@ -1,4 +1,5 @@
 import KanbanCore
+import KanbanWatch
 
 /// Draws a board as text: columns side by side, fitted to a width, each with its cards.
 ///
@@ -21,28 +22,8 @@ import KanbanCore
 /// Every line is at most `width` terminal columns wide, escape sequences aside; grapheme clusters and escape
 /// sequences are never cut, and control characters in card files are shown as `�` so they cannot move the cursor.
 struct BoardRenderer {
-    /// One column to draw, with its cards in board order.
-    struct ColumnContent: Hashable, Sendable {
-        /// The column id (the directory under `cards/`).
-        var id: String
-        /// The display name.
-        var name: String
-        /// Whether the column is drawn narrow.
-        var isCollapsed: Bool
-        /// Whether `board.md` declares the column; undeclared ones are marked.
-        var isDeclared: Bool
-        /// The cards to draw, in board order.
-        var cards: [Card]
-
-        /// Creates a column's content.
-        init(id: String, name: String, isCollapsed: Bool = false, isDeclared: Bool = true, cards: [Card]) {
-            self.id = id
-            self.name = name
-            self.isCollapsed = isCollapsed
-            self.isDeclared = isDeclared
-            self.cards = cards
-        }
-    }
+    /// One column to draw, with its cards in board order: a column of the live board.
+    typealias ColumnContent = LiveBoard.Column
 
     /// The narrowest an expanded column gets while it shares its band with others.
     static let minimumColumnWidth = 16

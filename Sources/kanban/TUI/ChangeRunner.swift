@@ -1,4 +1,5 @@
 import KanbanCore
+import KanbanWatch
 
 /// What a change made from `kanban tui` did, for ``TUIState/apply(_:)``.
 struct ChangeResult: Sendable {

@@ -1,4 +1,5 @@
 import KanbanCore
+import KanbanWatch
 
 /// Everything `kanban tui` shows and remembers, without the terminal: the board, the selection, each column's
 /// scroll, the filter, what the keyboard is doing (a prompt, a menu, the help), the status message and the undo

@@ -1,4 +1,5 @@
 import Foundation
+import KanbanWatch
 import Testing
 
 @testable import KanbanCore

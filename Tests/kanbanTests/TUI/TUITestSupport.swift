@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanWatch
 import Testing
 
 @testable import kanban

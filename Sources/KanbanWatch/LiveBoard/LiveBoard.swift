@@ -1,27 +1,46 @@
 import KanbanCore
-import KanbanWatch
 
-/// The board as `kanban tui` shows it, kept up to date while it runs: the columns `kanban board` shows, each with
-/// its cards in board order, and the files that could not be read.
+/// A board kept up to date while it is shown: the columns `kanban board` shows, each with its cards in board order,
+/// and the files that could not be read. `kanban tui` draws it; an app can keep one for a view.
 ///
 /// It starts from a snapshot the store loaded, and follows changes card by card: the store's results for changes
 /// made here, and the watcher's events for everyone else's (each event carries the card the watcher read from its
 /// file). A change to `board.md` or to the column directories asks for a new snapshot instead. A card is known by
 /// its path, which names its column and slug. A card whose file cannot be read stays in its place (as last read, or
 /// a stand-in named after its file), with the reason in ``problems``, so that it can be opened and fixed.
-struct LiveBoard: Sendable {
+public struct LiveBoard: Sendable {
     /// One column and its cards in board order, as `kanban board` draws them.
-    typealias Column = BoardRenderer.ColumnContent
+    public struct Column: Hashable, Sendable {
+        /// The column id (the directory under `cards/`).
+        public var id: String
+        /// The display name.
+        public var name: String
+        /// Whether the column is shown narrow.
+        public var isCollapsed: Bool
+        /// Whether `board.md` declares the column; a directory holding cards that it does not declare is shown too.
+        public var isDeclared: Bool
+        /// The cards in board order.
+        public var cards: [Card]
+
+        /// Creates a column.
+        public init(id: String, name: String, isCollapsed: Bool = false, isDeclared: Bool = true, cards: [Card]) {
+            self.id = id
+            self.name = name
+            self.isCollapsed = isCollapsed
+            self.isDeclared = isDeclared
+            self.cards = cards
+        }
+    }
 
     /// The settings from `board.md`.
-    private(set) var board: Board
+    public private(set) var board: Board
     /// The columns in display order: those `board.md` declares, then undeclared directories holding cards.
-    private(set) var columns: [Column]
+    public private(set) var columns: [Column]
     /// The card files that could not be read, by path, with the reason as `path:line:column: message`.
-    private(set) var problems: [String: String]
+    public private(set) var problems: [String: String]
 
     /// The board as `snapshot` has it.
-    init(snapshot: BoardSnapshot) {
+    public init(snapshot: BoardSnapshot) {
         board = snapshot.board
         var cardsByColumn: [String: [Card]] = [:]
         for card in snapshot.cards where !card.isArchived {
@@ -44,20 +63,20 @@ struct LiveBoard: Sendable {
     }
 
     /// Whether the card at `path` could not be read the last time its file changed.
-    func isUnreadable(_ path: String) -> Bool {
+    public func isUnreadable(_ path: String) -> Bool {
         problems[path] != nil
     }
 
     /// The number of cards on the board, collapsed columns included.
-    var cardCount: Int { columns.reduce(0) { $0 + $1.cards.count } }
+    public var cardCount: Int { columns.reduce(0) { $0 + $1.cards.count } }
 
     /// The index of the column with this id.
-    func columnIndex(ofID id: String) -> Int? {
+    public func columnIndex(ofID id: String) -> Int? {
         columns.firstIndex { $0.id == id }
     }
 
     /// Where the card with this path is: its column's index and its index there.
-    func location(ofPath path: String) -> (column: Int, index: Int)? {
+    public func location(ofPath path: String) -> (column: Int, index: Int)? {
         guard let id = Self.columnID(ofPath: path), let column = columnIndex(ofID: id),
               let index = columns[column].cards.firstIndex(where: { $0.path == path })
         else { return nil }
@@ -65,7 +84,7 @@ struct LiveBoard: Sendable {
     }
 
     /// Where a card with this slug is, looking in `preferredColumn` first.
-    func location(ofSlug slug: String, preferring preferredColumn: Int?) -> (column: Int, index: Int)? {
+    public func location(ofSlug slug: String, preferring preferredColumn: Int?) -> (column: Int, index: Int)? {
         let order = (preferredColumn.map { [$0] } ?? []) + columns.indices.filter { $0 != preferredColumn }
         for column in order where columns.indices.contains(column) {
             if let index = columns[column].cards.firstIndex(where: { $0.slug == slug }) { return (column, index) }
@@ -74,14 +93,14 @@ struct LiveBoard: Sendable {
     }
 
     /// The card with this path, if it is on the board.
-    func card(atPath path: String) -> Card? {
+    public func card(atPath path: String) -> Card? {
         location(ofPath: path).map { columns[$0.column].cards[$0.index] }
     }
 
     // MARK: Changes
 
     /// What applying changes asks of the caller.
-    enum Outcome: Equatable, Sendable {
+    public enum Outcome: Equatable, Sendable {
         /// The board is up to date.
         case applied
         /// `board.md` or the column directories changed: load a new snapshot.
@@ -92,7 +111,7 @@ struct LiveBoard: Sendable {
 
     /// Follows what a change made here did: the card leaves its old path and, when it is still on the board, takes
     /// its place at the new one; a card another change put back reads back in its place.
-    mutating func apply(_ change: BoardChange) {
+    public mutating func apply(_ change: BoardChange) {
         if let previous = change.previous { removeCard(atPath: previous.path) }
         for path in change.removedPaths {
             removeCard(atPath: path)
@@ -106,7 +125,7 @@ struct LiveBoard: Sendable {
     }
 
     /// Follows what another process did, as the watcher reports it.
-    mutating func apply(_ event: WatchEvent) -> Outcome {
+    public mutating func apply(_ event: WatchEvent) -> Outcome {
         switch event.kind {
         case .board, .columnAdded, .columnRemoved:
             return .needsReload
@@ -143,7 +162,7 @@ struct LiveBoard: Sendable {
 
     /// Puts `card` in place of the card with its path (or adds it): a card read again, such as a neighbour a move
     /// re-keyed to make room.
-    mutating func update(_ card: Card) {
+    public mutating func update(_ card: Card) {
         removeCard(atPath: card.path)
         if !card.isArchived { insert(card) }
     }
@@ -173,7 +192,7 @@ struct LiveBoard: Sendable {
     }
 
     /// The column id of an active card's path, `cards/<id>/<name>.md`.
-    static func columnID(ofPath path: String) -> String? {
+    public static func columnID(ofPath path: String) -> String? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "cards" else { return nil }
         return String(parts[1])
