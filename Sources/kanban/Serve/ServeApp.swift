@@ -40,8 +40,10 @@ final class ServeApp: @unchecked Sendable {
     /// Answers `request`; every response carries the security headers.
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         var response = route(request)
+        if response.header("Content-Security-Policy") == nil {
+            response.headers.append(("Content-Security-Policy", Self.contentSecurityPolicy))
+        }
         response.headers += [
-            ("Content-Security-Policy", Self.contentSecurityPolicy),
             ("X-Content-Type-Options", "nosniff"),
             ("Referrer-Policy", "no-referrer"),
             ("X-Frame-Options", "DENY"),
@@ -104,6 +106,8 @@ final class ServeApp: @unchecked Sendable {
             return asset(request.pathSegments.dropFirst().joined(separator: "/"), request: request)
         case "api":
             return api(request)
+        case "report" where request.pathSegments.count == 1:
+            return report()
         case "favicon.ico":
             return HTTPResponse(status: .noContent)
         default:
@@ -140,6 +144,29 @@ final class ServeApp: @unchecked Sendable {
 
     private static func queryEscaped(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+
+    // MARK: Report
+
+    /// `GET /report`: `kanban report --html` for the whole history, a page of inline SVG and CSS with no script,
+    /// so its policy allows inline styles and nothing else.
+    private func report() -> HTTPResponse {
+        do {
+            let provider = try context.syncProvider()
+            let board = try store.loadBoard()
+            let histories = try provider.cardHistories()
+            let report = try FlowReport(board: board, cards: histories, options: FlowReport.Options(since: nil, until: Date(), startColumn: nil,
+                                                                                                  doneColumn: nil, labels: []))
+            let current = (try? store.load(.all).cards) ?? []
+            let html = ReportDocument.html(report, title: board.title, notInHistory: FlowReport.slugsNotInHistory(current, histories: histories))
+            return HTTPResponse(status: .ok, headers: [
+                ("Content-Type", "text/html; charset=utf-8"),
+                ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
+            ], body: Array(html.utf8))
+        } catch {
+            let text = "The report needs the board's git history: \(error)\n"
+            return HTTPResponse(status: .unprocessable, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(text.utf8))
+        }
     }
 
     // MARK: Assets

@@ -278,6 +278,19 @@ import Testing
             let log = try git(["log", "--format=%s"])
             #expect(log.hasPrefix("Move \"Press kit and screenshots\" from To Do to Done\n"), "\(log)")
             #expect(try git(["status", "--porcelain"]).isEmpty)
+            // The Report view: kanban report's HTML, which may style itself but run nothing.
+            let report = try server.get("/report")
+            #expect(report.status == 200 && report.text.contains("<svg"), "\(report)")
+            let policy = try #require(report.header("Content-Security-Policy"))
+            #expect(policy.hasPrefix("default-src 'none'") && !policy.contains("script"), "\(policy)")
+        }
+    }
+
+    @Test func theReportViewNeedsGitHistory() throws {
+        try withTemporaryBoard(.sample) { board in
+            let server = try ServeProcess(board: board)
+            let report = try server.get("/report")
+            #expect(report.status == 422 && report.text.contains("git history"), "\(report)")
         }
     }
 
