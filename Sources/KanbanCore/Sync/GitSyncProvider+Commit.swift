@@ -110,13 +110,15 @@ extension GitSyncProvider {
     /// that crossed into the next). A card that cannot be stamped is committed as it is.
     func stampEditsMadeOutsideKanban(_ events: [CardEvent]) {
         for event in events where [.edited, .reordered, .moved].contains(event.kind) {
-            let headPath = event.previousPath ?? event.path
-            guard let head = try? git.run(["show", "HEAD:./" + headPath], readOnly: true), head.succeeded,
-                  let now = try? FileSystem.readFile(store.directory + "/" + event.path), now != head.output,
-                  let before = BoardMerge.modifiedTime(head.output), let after = BoardMerge.modifiedTime(now), before == after,
-                  let attributes = try? FileManager.default.attributesOfItem(atPath: store.directory + "/" + event.path),
+            // The file first (a stat and a read): only a card written after its `modified` asks git for HEAD's copy,
+            // so a commit of kanban's own changes runs no git call more.
+            let path = store.directory + "/" + event.path
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
                   let written = (attributes[.modificationDate] as? Date)?.flooredToSeconds,
-                  written > after.addingTimeInterval(1) else { continue }
+                  let now = try? FileSystem.readFile(path), let after = BoardMerge.modifiedTime(now),
+                  written > after.addingTimeInterval(1),
+                  let head = try? git.run(["show", "HEAD:./" + (event.previousPath ?? event.path)], readOnly: true), head.succeeded,
+                  now != head.output, BoardMerge.modifiedTime(head.output) == after else { continue }
             _ = try? store.markModified(event.path, at: written)
         }
     }

@@ -19,56 +19,33 @@ struct APIError: Error {
     static func badRequest(_ message: String) -> APIError { APIError(status: .badRequest, code: "bad-request", message: message) }
 }
 
-/// A value of a request's JSON body.
-enum APIValue: Decodable, Equatable {
-    case string(String)
-    case number(Double)
-    case bool(Bool)
-    case null
-    case array([APIValue])
-    case object([String: APIValue])
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([APIValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: APIValue].self))
-        }
-    }
-}
-
-/// A request body read as a JSON object.
+/// A request body read as a JSON object (with the parser `kanban mcp` reads its messages with).
 struct APIBody {
-    let members: [String: APIValue]
+    let members: [String: JSON]
 
     init(_ request: HTTPRequest) throws(APIError) {
         if request.body.isEmpty {
             members = [:]
             return
         }
-        guard let value = try? JSONDecoder().decode(APIValue.self, from: Data(request.body)), case .object(let members) = value else {
-            throw .badRequest("the body is not a JSON object")
+        let value: JSON
+        do throws(JSONParseError) {
+            value = try JSON(parsing: request.body)
+        } catch {
+            throw .badRequest("the body is not JSON: \(error)")
         }
+        guard let members = value.objectValue else { throw .badRequest("the body is not a JSON object") }
         self.members = members
     }
 
-    private func value(_ key: String) -> APIValue? {
+    private func value(_ key: String) -> JSON? {
         guard let value = members[key], value != .null else { return nil }
         return value
     }
 
     func string(_ key: String) throws(APIError) -> String? {
         guard let value = value(key) else { return nil }
-        guard case .string(let text) = value else { throw .badRequest("'\(key)' must be a string") }
+        guard let text = value.stringValue else { throw .badRequest("'\(key)' must be a string") }
         return text
     }
 
@@ -79,10 +56,10 @@ struct APIBody {
 
     func strings(_ key: String) throws(APIError) -> [String]? {
         guard let value = value(key) else { return nil }
-        guard case .array(let items) = value else { throw .badRequest("'\(key)' must be a list of strings") }
+        guard let items = value.arrayValue else { throw .badRequest("'\(key)' must be a list of strings") }
         var texts: [String] = []
         for item in items {
-            guard case .string(let text) = item else { throw .badRequest("'\(key)' must be a list of strings") }
+            guard let text = item.stringValue else { throw .badRequest("'\(key)' must be a list of strings") }
             texts.append(text)
         }
         return texts
@@ -90,20 +67,20 @@ struct APIBody {
 
     func bool(_ key: String) throws(APIError) -> Bool? {
         guard let value = value(key) else { return nil }
-        guard case .bool(let flag) = value else { throw .badRequest("'\(key)' must be true or false") }
+        guard let flag = value.boolValue else { throw .badRequest("'\(key)' must be true or false") }
         return flag
     }
 
     func integer(_ key: String) throws(APIError) -> Int? {
         guard let value = value(key) else { return nil }
-        guard case .number(let number) = value, let integer = Int(exactly: number) else { throw .badRequest("'\(key)' must be a whole number") }
+        guard let integer = value.integerValue else { throw .badRequest("'\(key)' must be a whole number") }
         return integer
     }
 
     /// `key` as an object of strings and nulls (fields to set and to remove).
     func fields(_ key: String) throws(APIError) -> [String: String?]? {
         guard let value = value(key) else { return nil }
-        guard case .object(let map) = value else { throw .badRequest("'\(key)' must be an object") }
+        guard let map = value.objectValue else { throw .badRequest("'\(key)' must be an object") }
         var result: [String: String?] = [:]
         for (name, item) in map {
             switch item {
