@@ -227,21 +227,16 @@ extension MCPTools {
     /// `kanban sync` itself, run as a child (standard input from /dev/null, output captured): its lines as messages.
     func sync(_ arguments: MCPArguments) throws(MCPToolError) -> JSON {
         let store = try board.require()
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var environment = board.context.environment
-        environment["NO_COLOR"] = "1"
         let noPush = try arguments.bool("no_push")
-        let result: SubprocessResult
+        let outcome: SyncChild.Outcome
         do throws(SubprocessStartError) {
-            result = try Subprocess.run(executable, ["--board", store.directory, "sync"] + (noPush ? ["--no-push"] : []),
-                                        environment: environment, timeout: .seconds(600))
+            outcome = try SyncChild.run(board: store.directory, environment: board.context.environment, noPush: noPush, timeout: .seconds(600))
         } catch {
             throw MCPToolError("cannot run kanban sync: \(String(cString: strerror(error.code)))")
         }
-        let text = String(decoding: result.output + result.errorOutput, as: UTF8.self)
-        guard result.status == 0 && !result.timedOut else {
-            throw MCPToolError("kanban sync failed" + (result.timedOut ? " (it took too long)" : "") + ":\n" + text)
+        guard outcome.succeeded else {
+            throw MCPToolError("kanban sync failed" + (outcome.timedOut ? " (it took too long)" : "") + ":\n" + outcome.text)
         }
-        return .object(["ok": .bool(true), "messages": .array(text.split(separator: "\n").map { JSON.string(String($0)) })])
+        return .object(["ok": .bool(true), "messages": .array(outcome.lines.map(JSON.string))])
     }
 }

@@ -235,14 +235,9 @@ extension ServeApp {
     private func sync() -> HTTPResponse {
         changes.lock()
         defer { changes.unlock() }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var environment = context.environment
-        environment["NO_COLOR"] = "1"
         do {
-            let result = try Subprocess.run(executable, ["--board", store.directory, "sync"], environment: environment, timeout: .seconds(300))
-            let text = String(decoding: result.output + result.errorOutput, as: UTF8.self)
-            let lines = text.split(separator: "\n").map { JSON.string(String($0)) }
-            return .json(JSON.object(["ok": .bool(result.status == 0 && !result.timedOut), "messages": .array(lines)]).rendered(pretty: false))
+            let outcome = try SyncChild.run(board: store.directory, environment: context.environment, timeout: .seconds(300))
+            return .json(JSON.object(["ok": .bool(outcome.succeeded), "messages": .array(outcome.lines.map(JSON.string))]).rendered(pretty: false))
         } catch {
             return APIError(status: .internalError, code: "sync-failed", message: "cannot run kanban sync: \(String(cString: strerror(error.code)))").response
         }
