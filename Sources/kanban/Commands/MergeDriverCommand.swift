@@ -17,7 +17,10 @@ enum MergeDriverCommand: KanbanCommand {
             lines, the later version's lines stay and the other side's are kept in a marked section at the end of \
             the card, for a person to tidy. Two different cards added under one name on both sides become one file \
             holding the other card in a marked section, which 'kanban sync' or 'kanban doctor --fix' makes a card \
-            of its own. The result replaces OURS. It always gives a card: no conflict markers, no failure.
+            of its own. The result replaces OURS. It always gives a card, with no conflict markers, except when \
+            the versions git gives it are of two different cards (their 'created' times differ: git took one card \
+            for another renamed): then it fails, leaving OURS as it was, so that git stops and 'kanban sync' merges \
+            the board card by card.
             """,
         arguments: [
             .required("base", help: "The common ancestor's version (git's %O)."),
@@ -27,7 +30,7 @@ enum MergeDriverCommand: KanbanCommand {
         ],
         exitStatuses: [
             ExitStatusHelp(.success, "The card merged (text both sides changed may be kept in a marked section)."),
-            ExitStatusHelp(conflictStatus, "A version could not be read or the result could not be written."),
+            ExitStatusHelp(conflictStatus, "A version could not be read, the result could not be written, or the versions are of two different cards."),
             ExitStatusHelp(.usage, "The command line was wrong."),
         ])
 
@@ -38,6 +41,13 @@ enum MergeDriverCommand: KanbanCommand {
         let theirs = try read(arguments.argument("theirs") ?? "", context)
         let path = arguments.argument("path")
         let name = path ?? oursPath
+        if CardMerge.pairsDifferentCards(base: base, ours: ours, theirs: theirs) {
+            // git took one card for another renamed (they look alike): merging would put one side's change on the
+            // wrong card. Stop the merge on this file, left as it was, for 'kanban sync' to merge card by card.
+            context.reportFailure("kanban merge-driver: \(name): git paired two different cards (their 'created' times differ) as versions of one; "
+                                  + "left as it was: run 'kanban sync' to merge the board card by card")
+            return conflictStatus
+        }
         var note: String?
         let merged: [UInt8]
         if CardMerge.areTwoCards(base: base, ours: ours, theirs: theirs) {
