@@ -196,8 +196,9 @@ struct ConvergeChecks {
         }
         var findings: [ConvergeFinding] = []
         // A card on the board has every line written into it, also one written before a delete that a later change
-        // made void (issue 19: the card that stays is the merge of every version anyone made of it).
-        for line in run.ledger.lines where line.replacement == nil && !text.contains(Substring(line.text)) {
+        // made void (issue 19: the card that stays is the merge of every version anyone made of it), except a line
+        // its writer deleted with the card before committing it, which no history holds.
+        for line in run.ledger.lines where line.replacement == nil && !line.isWithdrawn && !text.contains(Substring(line.text)) {
             guard let card = run.ledger.cards[line.identity], card.mustExist || present.contains(line.identity) else { continue }
             let note = stranded(line.written)
             findings.append(ConvergeFinding(text: "\(line.text) (written \(describe(line.written)) in \(line.identity) \"\(card.title)\") is lost" + (note ?? ""),

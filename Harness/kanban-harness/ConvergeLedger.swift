@@ -40,6 +40,9 @@ struct ConvergeLedger: Sendable {
         var written: Event
         /// The line that replaced it, written by someone who saw it: it may then be gone.
         var replacement: String?
+        /// Written by a clone that deleted the card before it committed the line: the line never reached any
+        /// history, so nobody else's change can keep it (see `noteDeleted`).
+        var isWithdrawn = false
     }
 
     /// A label added to or removed from a card.
@@ -48,6 +51,8 @@ struct ConvergeLedger: Sendable {
         var identity: String
         var isAdded: Bool
         var event: Event
+        /// Made by a clone that deleted the card before it committed the change (see `noteDeleted`).
+        var isWithdrawn = false
     }
 
     private(set) var cards: [String: CardRecord] = [:]
@@ -56,6 +61,9 @@ struct ConvergeLedger: Sendable {
     /// In the order they were written.
     private(set) var lines: [LineRecord] = []
     private var lineIndex: [String: Int] = [:]
+    /// The operation at which each clone last committed everything in its working tree (a sync, or a hand edit
+    /// committed with plain git). What a clone did after that is still only in its working tree.
+    private var lastCommit: [Int: Int] = [:]
 
     mutating func noteCreated(_ identity: String, title: String, at event: Event) {
         cards[identity] = CardRecord(identity: identity, title: title, created: event)
@@ -65,8 +73,26 @@ struct ConvergeLedger: Sendable {
         cards[identity]?.edits.append(event)
     }
 
+    /// A clone's delete of a card. What that clone changed in the card since it last committed was only ever in
+    /// its working tree: the delete takes it away before any history held it, so no later change of someone else can
+    /// bring it back (a kept card is the merge of the versions in the clones' histories). Those lines and label
+    /// changes are withdrawn; a line one of them replaced is owed again.
     mutating func noteDeleted(_ identity: String, at event: Event) {
         cards[identity]?.deletes.append(event)
+        let committed = lastCommit[event.clone] ?? -1
+        func isUncommitted(_ change: Event) -> Bool { change.clone == event.clone && change.operation > committed }
+        for index in lines.indices where lines[index].identity == identity && isUncommitted(lines[index].written) {
+            lines[index].isWithdrawn = true
+            for other in lines.indices where lines[other].replacement == lines[index].text { lines[other].replacement = nil }
+        }
+        for index in labelChanges.indices where labelChanges[index].identity == identity && isUncommitted(labelChanges[index].event) {
+            labelChanges[index].isWithdrawn = true
+        }
+    }
+
+    /// `clone` committed its whole working tree at `operation`.
+    mutating func noteCommitted(by clone: Int, at operation: Int) {
+        lastCommit[clone] = max(lastCommit[clone] ?? -1, operation)
     }
 
     mutating func noteLabel(_ label: String, added: Bool, on identity: String, at event: Event) {
@@ -75,7 +101,7 @@ struct ConvergeLedger: Sendable {
 
     /// The labels added to the card `identity` that nobody removed from it afterwards: the final card must have them.
     func labelsToKeep(on identity: String) -> [LabelRecord] {
-        let changes = labelChanges.filter { $0.identity == identity }
+        let changes = labelChanges.filter { $0.identity == identity && !$0.isWithdrawn }
         return changes.filter { add in
             add.isAdded && !changes.contains { !$0.isAdded && $0.label == add.label && $0.event.operation > add.event.operation }
         }

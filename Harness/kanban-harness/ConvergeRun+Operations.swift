@@ -282,6 +282,7 @@ extension ConvergeRun {
             ? try runner.run(.git, ["commit", "-q", "-m", "Edit \(card.path) by hand"], in: clone, label: "op \(number) handEdit") : added
         if committed.succeeded {
             ledger.noteEdited(identity, at: event)
+            ledger.noteCommitted(by: clone.index, at: number)
         } else {
             failedOperations.append("op \(number) \(clone.name) handEdit: git commit: \(describe(committed))")
             pendingHandEdits[clone.index, default: []].insert(identity)

@@ -104,6 +104,8 @@ extension ConvergeRun {
         let committing = pendingHandEdits[clone.index] ?? []
         let event = ConvergeLedger.Event(operation: operation ?? settings.operationCount + (round ?? 0), clone: clone.index)
         for identity in committing.sorted() { ledger.noteEdited(identity, at: event) }
+        // Every method starts with a commit of the whole working tree (kanban sync, or the commit before a plain pull).
+        ledger.noteCommitted(by: clone.index, at: event.operation)
         defer {
             if record.succeeded {
                 publishedThrough[clone.index] = operation ?? Int.max
