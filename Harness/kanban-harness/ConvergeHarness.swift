@@ -139,7 +139,8 @@ struct ConvergeReport {
 
     var failedSyncs: [ConvergeSyncRecord] { (run.workSyncs + rounds.syncs).filter { !$0.succeeded } }
 
-    /// Failed syncs that count against kanban: all but plain git pulls git stopped on its own path conflicts.
+    /// Failed syncs that count against kanban: all but plain git pulls git stopped on its own path conflicts (or on
+    /// cards it paired wrongly, which the merge driver refuses).
     var faultedSyncs: [ConvergeSyncRecord] { failedSyncs.filter { !$0.isStoppedByGitAlone } }
 
     var passed: Bool { checks.allSatisfy(\.held) && faultedSyncs.isEmpty }
@@ -163,7 +164,7 @@ struct ConvergeReport {
         out += conflictKindsSummary
         let gitAlone = failedSyncs.filter(\.isStoppedByGitAlone)
         if !gitAlone.isEmpty {
-            out += "plain git pulls stopped by git's own path conflicts (no merge driver is asked; the next kanban sync merges them): \(gitAlone.count); not counted as failures\n"
+            out += "plain git pulls stopped by git's own path conflicts or by cards git paired wrongly (the next kanban sync merges them): \(gitAlone.count); not counted as failures\n"
         }
 
         let roundFailures = rounds.syncs.filter { !$0.succeeded }

@@ -59,12 +59,23 @@ struct ConvergeSyncRecord: Sendable {
     static let pathConflictKinds: Set<String> = ["rename/rename", "modify/delete", "rename/delete", "file location",
                                                  "directory/file", "file/directory", "distinct types"]
 
-    /// A plain `git pull` that stopped only on conflicts of ``pathConflictKinds``: git's own limit, which no merge
-    /// driver can lift (FORMAT.md says so); the next `kanban sync` of the clone merges what git would not.
+    /// For a plain `git pull`, the cards the merge driver would not merge because git handed it versions of two
+    /// different cards as one card's (`kanban merge-driver: PATH: git paired two different cards`).
+    var pairedCards: Set<String> = []
+
+    /// A plain `git pull` that stopped only on conflicts of ``pathConflictKinds`` (git's own limit, which no merge
+    /// driver can lift) or on cards git paired wrongly, which the driver refuses to merge (FORMAT.md says so both);
+    /// the next `kanban sync` of the clone merges what git would not.
     var isStoppedByGitAlone: Bool {
-        guard failure == .conflict, method != .kanban, failedStep == method.rawValue else { return false }
-        let kinds = conflictKinds
-        return !kinds.isEmpty && kinds.allSatisfy(Self.pathConflictKinds.contains)
+        guard failure == .conflict, method != .kanban, failedStep == method.rawValue, !gitConflicts.isEmpty else { return false }
+        return gitConflicts.allSatisfy { line in
+            guard line.hasPrefix("CONFLICT ("), let close = line.firstIndex(of: ")") else { return false }
+            let kind = String(line[line.index(line.startIndex, offsetBy: 10)..<close])
+            if Self.pathConflictKinds.contains(kind) { return true }
+            let marker = "Merge conflict in "
+            guard kind == "content" || kind == "add/add", let range = line.range(of: marker) else { return false }
+            return pairedCards.contains(String(line[range.upperBound...]))
+        }
     }
 
     /// `op 17 c2 git pull --rebase` or `round 2 c2 kanban sync`.
@@ -144,6 +155,7 @@ extension ConvergeRun {
                 try abortOperationInProgress(clone, label: label)
                 record = fail(method.rawValue, pulled, Self.classifyGit(pulled))
                 record.gitConflicts = pulled.allOutput.split(separator: "\n").filter { $0.hasPrefix("CONFLICT (") }.map(String.init)
+                record.pairedCards = Self.pairedCards(in: pulled.allOutput)
                 return record
             }
             let pushed = try runner.run(.git, ["push", "-q"], in: clone, label: label)
@@ -178,6 +190,17 @@ extension ConvergeRun {
         if said.contains("rejected") || said.contains("refused") || said.contains("refuses") { return .rejected }
         if said.contains("in progress") || said.contains("would be overwritten") { return .blocked }
         return .fault
+    }
+
+    /// The paths of `kanban merge-driver: PATH: git paired two different cards ...` lines in a plain pull's output.
+    static func pairedCards(in output: String) -> Set<String> {
+        let prefix = "kanban merge-driver: ", suffix = ": git paired two different cards"
+        var paths: Set<String> = []
+        for line in output.split(separator: "\n") {
+            guard let start = line.range(of: prefix), let end = line.range(of: suffix), start.upperBound <= end.lowerBound else { continue }
+            paths.insert(String(line[start.upperBound..<end.lowerBound]))
+        }
+        return paths
     }
 
     static func classifyGit(_ outcome: ChildProcess.Outcome) -> ConvergeSyncRecord.Failure {
