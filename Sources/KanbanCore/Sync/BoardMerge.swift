@@ -164,7 +164,18 @@ package struct BoardMerge {
                     renamed.append(other)
                     continue
                 }
-                let merged = try mergeChanged(base: b, ours: o, theirs: t, columnOrder: columnOrder)
+                var merged = try mergeChanged(base: b, ours: o, theirs: t, columnOrder: columnOrder)
+                // A side that deleted the card and then had it back (a plain `git pull --rebase` that replayed an
+                // older move of it as an add): what that side held before the delete is merged in, as for a card
+                // kept over a delete.
+                for side in [Side.ours, .theirs] {
+                    let (version, keepsText) = try mergingVersionsBeforeDelete(of: slug, on: side, into: merged.version, base: b,
+                                                                               columnOrder: columnOrder)
+                    merged.version = version
+                    if keepsText && !merged.resolutions.contains(where: { $0.kind == .keptText }) {
+                        merged.resolutions.append(CardResolution(slug: slug, keptPath: version.path, removedPaths: [], kind: .keptText))
+                    }
+                }
                 files[merged.version.path] = merged.version.bytes
                 resolutions += merged.resolutions
             case let (nil, t?):
@@ -308,18 +319,30 @@ package struct BoardMerge {
         var kept = changed
         var keepsText = false
         if let base {
-            for before in versionsBeforeDelete(side, slug) where before.bytes != (before.base ?? base.bytes) && before.bytes != kept.bytes {
-                guard let file = BoardPath(before.path)?.card else { continue }
-                let meeting = before.base.map { Version(path: base.path, bytes: $0, file: base.file) } ?? base
-                let merged = try mergeChanged(base: meeting, ours: kept, theirs: Version(path: before.path, bytes: before.bytes, file: file),
-                                              columnOrder: columnOrder)
-                kept = merged.version
-                keepsText = keepsText || merged.resolutions.contains { $0.kind == .keptText }
-            }
+            (kept, keepsText) = try mergingVersionsBeforeDelete(of: slug, on: side, into: kept, base: base, columnOrder: columnOrder)
         }
         files[kept.path] = kept.bytes
         return [CardResolution(slug: slug, keptPath: kept.path, removedPaths: [], kind: .keptAfterDelete)]
             + (keepsText ? [CardResolution(slug: slug, keptPath: kept.path, removedPaths: [], kind: .keptText)] : [])
+    }
+
+    /// `kept` with what `side` made of the card before it deleted it merged in (``versionsBeforeDelete``), each
+    /// version against the card where its history met the other side's; and whether text was kept in a section.
+    /// Versions of another card that had the slug before (their `created` differs) are left out.
+    private func mergingVersionsBeforeDelete(of slug: String, on side: Side, into kept: Version, base: Version,
+                                             columnOrder: [String]) throws(SyncError) -> (Version, keepsText: Bool) {
+        var kept = kept
+        var keepsText = false
+        for before in versionsBeforeDelete(side, slug) where before.bytes != (before.base ?? base.bytes) && before.bytes != kept.bytes {
+            guard let file = BoardPath(before.path)?.card,
+                  !CardMerge.pairsDifferentCards(base: [], ours: kept.bytes, theirs: before.bytes) else { continue }
+            let meeting = before.base.map { Version(path: base.path, bytes: $0, file: base.file) } ?? base
+            let merged = try mergeChanged(base: meeting, ours: kept, theirs: Version(path: before.path, bytes: before.bytes, file: file),
+                                          columnOrder: columnOrder)
+            kept = merged.version
+            keepsText = keepsText || merged.resolutions.contains { $0.kind == .keptText }
+        }
+        return (kept, keepsText)
     }
 
     /// `version` with `modified` set to when `side` last changed the card without setting it, when that is later: a

@@ -95,8 +95,8 @@ extension GitSyncProvider {
     /// commit that removed it, its parent's version; for a merge that did, the version of each parent that had it.
     /// Each comes with the card as it was where its history and `other`'s last met (the base to merge it against),
     /// nil when the card was not there. A version `other` already has in its history, one a later delete on the
-    /// branch superseded (its commit is an ancestor of another's), and one from before `base` are left out. Empty
-    /// when git fails.
+    /// branch superseded (its commit is an ancestor of another's), one from before `base`, and one the branch put
+    /// back whole later (an undone delete: what it held is on the board again) are left out. Empty when git fails.
     func versionsBeforeDelete(of slug: String, on tip: String, since base: String,
                               mergingInto other: String) -> [BoardMerge.VersionBeforeDelete] {
         let pathspecs = Self.pathspecs(ofCard: slug)
@@ -104,6 +104,8 @@ extension GitSyncProvider {
         guard let log = try? git.run(["log", "--full-history", "--format=%H %P", "\(base)..\(tip)", "--"] + pathspecs, readOnly: true),
               log.succeeded else { return [] }
         var removals: [(parent: String, path: String)] = []
+        // Cards put back whole (an undone delete): their removals are no delete of what they held.
+        var additions: [(commit: String, path: String)] = []
         for line in log.lines {
             let hashes = line.split(separator: " ").map(String.init)
             guard let commit = hashes.first else { continue }
@@ -111,26 +113,31 @@ extension GitSyncProvider {
                 guard let diff = try? git.run(["diff-tree", "-r", "--no-renames", "--relative", "--name-status", parent, commit, "--"] + pathspecs,
                                               readOnly: true), diff.succeeded else { continue }
                 var removed: [String] = []
-                var added = false
+                var added: [String] = []
                 for change in diff.lines {
                     let fields = change.split(separator: "\t", maxSplits: 1)
                     guard fields.count == 2 else { continue }
-                    if fields[0] == "D" { removed.append(String(fields[1])) } else if fields[0] == "A" { added = true }
+                    if fields[0] == "D" { removed.append(String(fields[1])) } else if fields[0] == "A" { added.append(String(fields[1])) }
                 }
                 // A delete and an add is a move, not a delete.
-                if !added { removals += removed.map { (parent, $0) } }
+                if added.isEmpty { removals += removed.map { (parent, $0) } }
+                if removed.isEmpty { additions += added.map { (commit, $0) } }
             }
         }
         guard !removals.isEmpty else { return [] }
         let parents = Set(removals.map(\.parent)).sorted()
         guard let independent = try? git.run(["merge-base", "--independent", base] + parents, readOnly: true), independent.succeeded else { return [] }
         let latest = Set(independent.lines).subtracting([base])
+        let putBack = additions.isEmpty ? [] : additions.compactMap { addition in
+            (try? git.run(["cat-file", "blob", "\(addition.commit):./\(addition.path)"], readOnly: true)).flatMap { $0.succeeded ? $0.output : nil }
+        }
         var versions: [BoardMerge.VersionBeforeDelete] = []
         for removal in removals where latest.contains(removal.parent) {
             // What the other side already has is merged there already (and maybe changed since, which must stand).
             if let ancestor = try? git.run(["merge-base", "--is-ancestor", removal.parent, other], readOnly: true), ancestor.status == 0 { continue }
             guard let blob = try? git.run(["cat-file", "blob", "\(removal.parent):./\(removal.path)"], readOnly: true), blob.succeeded,
-                  !versions.contains(where: { $0.path == removal.path && $0.bytes == blob.output }) else { continue }
+                  !versions.contains(where: { $0.path == removal.path && $0.bytes == blob.output }),
+                  !putBack.contains(blob.output) else { continue }
             var baseBytes: [UInt8]?
             if let meeting = try? git.run(["merge-base", removal.parent, other], readOnly: true), meeting.succeeded,
                let commit = meeting.lines.first, !commit.isEmpty {

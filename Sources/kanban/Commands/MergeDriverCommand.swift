@@ -41,7 +41,7 @@ enum MergeDriverCommand: KanbanCommand {
         let theirs = try read(arguments.argument("theirs") ?? "", context)
         let path = arguments.argument("path")
         let name = path ?? oursPath
-        if CardMerge.pairsDifferentCards(base: base, ours: ours, theirs: theirs) {
+        if !base.isEmpty, CardMerge.pairsDifferentCards(base: base, ours: ours, theirs: theirs) {
             // git took one card for another renamed (they look alike): merging would put one side's change on the
             // wrong card. Stop the merge on this file, left as it was, for 'kanban sync' to merge card by card.
             context.reportFailure("kanban merge-driver: \(name): git paired two different cards (their 'created' times differ) as versions of one; "

@@ -463,6 +463,86 @@ extension GitTests {
             }
         }
 
+        /// A plain `git pull --rebase` can replay a move made before a delete as an add of the card (git saw no
+        /// rename), so the card is back on the remote as the mover's old copy, without what the deleting side had
+        /// added. When a later change keeps the card, the next `kanban sync` that merges it brings that back too
+        /// (found by the converge harness, 50 clones x 100 ops, seed 1: a label and a line lost).
+        @Test func aCardAPlainRebaseBroughtBackKeepsWhatTheDeletingSideHadMadeOfIt() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben, cleo) = try threeClones(workspace)
+                let card = try shareTask(from: ana, to: [ben, cleo], workspace)
+                func at(_ time: String, _ text: String) -> String {
+                    text.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:\(time)Z")
+                }
+                // Ben moves the card to Done at 09:00:05 and commits, without pushing.
+                try workspace.write(at("05", card).replacingOccurrences(of: "column: todo", with: "column: done"), to: ben + "/cards/done/task.md")
+                try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: ben)
+                try workspace.git(["add", "--all"], in: ben)
+                try workspace.git(["commit", "--quiet", "-m", "Move \"Task\""], in: ben)
+                // Ana labels it at 09:00:10 and adds a line, then deletes it at 09:00:20, and pushes both.
+                try workspace.write(at("10", card).replacingOccurrences(of: "labels: []", with: "labels: [ui]")
+                                        .replacingOccurrences(of: "The plan.", with: "The plan.\nAna's line."), to: ana + "/cards/todo/task.md")
+                try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: ana)
+                try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "Delete \"Task\"\n\nDeleted: task 2026-01-01T09:00:20Z"], in: ana)
+                try workspace.git(["push", "--quiet"], in: ana)
+                // Ben's plain rebase, as git does it when it sees no rename: his move is replayed as an add.
+                try workspace.git(["fetch", "--quiet"], in: ben)
+                try workspace.git(["reset", "--quiet", "--hard", "origin/main"], in: ben)
+                try workspace.write(at("05", card).replacingOccurrences(of: "column: todo", with: "column: done"), to: ben + "/cards/done/task.md")
+                try workspace.git(["add", "--all"], in: ben)
+                try workspace.git(["commit", "--quiet", "-m", "Move \"Task\""], in: ben)
+                try workspace.git(["push", "--quiet"], in: ben)
+                // Cleo, who synced with nobody, retitles it at 09:00:30: after the delete, so the card stays.
+                try workspace.write(at("30", card).replacingOccurrences(of: "title: Task", with: "title: Task for Cleo"), to: cleo + "/cards/todo/task.md")
+                try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: cleo)
+
+                for clone in [cleo, ana, ben, cleo] {
+                    let synced = try workspace.kanban(["sync"], in: clone)
+                    #expect(synced.status == 0, "\(synced)")
+                }
+                for clone in [ana, ben, cleo] {
+                    let files = try cardFiles(in: clone)
+                    #expect(files == ["cards/done/task.md"], "\(files)")
+                    guard files == ["cards/done/task.md"] else { continue }
+                    let text = try workspace.read(clone + "/cards/done/task.md")
+                    #expect(text.contains("title: Task for Cleo") && text.contains("column: done"), "\(text)")
+                    #expect(text.contains("labels: [ui]") && text.contains("The plan.\nAna's line.\n"), "\(text)")
+                    #expect(!text.contains("kanban: conflict"), "\(text)")
+                }
+            }
+        }
+
+        /// An undone delete puts back what the card held; a change made after that on the same side stands, even where
+        /// it takes back something the card held before the delete.
+        @Test func aLabelRemovedAfterAnUndoneDeleteStaysRemoved() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben, _) = try threeClones(workspace)
+                let card = try shareTask(from: ana, to: [ben], workspace)
+                func at(_ time: String, _ text: String) -> String {
+                    text.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:\(time)Z")
+                }
+                // Ana labels the card, deletes it, puts it back as it was, then takes the label off.
+                let labelled = at("10", card).replacingOccurrences(of: "labels: []", with: "labels: [ui]")
+                try workspace.write(labelled, to: ana + "/cards/todo/task.md")
+                try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: ana)
+                try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "Delete \"Task\"\n\nDeleted: task 2026-01-01T09:00:20Z"], in: ana)
+                try workspace.write(labelled, to: ana + "/cards/todo/task.md")
+                try workspace.git(["add", "--all"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "Restore \"Task\""], in: ana)
+                try workspace.write(at("40", card), to: ana + "/cards/todo/task.md")
+                try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: ana)
+                // Ben retitles it meanwhile.
+                try workspace.write(at("30", card).replacingOccurrences(of: "title: Task", with: "title: Task for Ben"), to: ben + "/cards/todo/task.md")
+                try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: ben)
+
+                try syncBoth(ana, ben, workspace)
+                let text = try workspace.read(ana + "/cards/todo/task.md")
+                #expect(text.contains("title: Task for Ben") && text.contains("labels: []"), "\(text)")
+            }
+        }
+
         /// How Ben makes the later change to the card's title (issue 19).
         enum LaterEdit: String, CaseIterable, Sendable {
             /// `kanban edit` with an editor that rewrites the title.
