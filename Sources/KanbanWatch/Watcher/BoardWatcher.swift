@@ -100,6 +100,20 @@ public enum BoardWatchers {
         #endif
         return PollingWatcher(store: store, options: options, onNotice: onNotice, onEvent: onEvent)
     }
+
+    /// A watcher for `store`'s board that learns of changes from `source` (FSEvents, `NSFilePresenter`, ...), not
+    /// yet started; see ``ChangeSource``.
+    /// - Parameters:
+    ///   - store: The board.
+    ///   - source: What tells the watcher where to look; started and stopped with the watcher.
+    ///   - options: Timing and initial state.
+    ///   - onNotice: Called with notices (links not followed, unreadable files).
+    ///   - onEvent: Called with each event, on the watcher's thread.
+    public static func make(for store: BoardStore, source: any ChangeSource, options: WatchOptions = WatchOptions(),
+                            onNotice: @escaping @Sendable (WatchNotice) -> Void = { _ in },
+                            onEvent: @escaping @Sendable (WatchEvent) -> Void) -> any BoardWatcher {
+        ChangeSourceWatcher(store: store, source: source, options: options, onNotice: onNotice, onEvent: onEvent)
+    }
 }
 
 /// Where a watcher delivers what it finds.
