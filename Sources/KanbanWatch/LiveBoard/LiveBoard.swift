@@ -39,6 +39,13 @@ public struct LiveBoard: Sendable, Hashable, Codable {
     /// The card files that could not be read, by path, with the reason as `path:line:column: message`.
     public private(set) var problems: [String: String]
 
+    /// An empty board with no title and no columns, which a ``LiveBoardModel`` shows until it has loaded.
+    init() {
+        board = Board(title: "", columns: [])
+        columns = []
+        problems = [:]
+    }
+
     /// The board as `snapshot` has it.
     public init(snapshot: BoardSnapshot) {
         board = snapshot.board
