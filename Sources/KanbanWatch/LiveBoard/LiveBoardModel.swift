@@ -19,7 +19,8 @@ import Synchronization
 /// try await model.moveCard("fix-login", to: "done")
 /// ```
 ///
-/// Besides Observation, ``changes()`` gives every change as it is applied, for code that is no view.
+/// Besides Observation, ``changes()`` gives every change as it is applied, for code that is no view. A model that
+/// goes away stops its watcher; ``stop()`` stops it sooner.
 @MainActor
 @Observable
 public final class LiveBoardModel {
@@ -102,12 +103,13 @@ public final class LiveBoardModel {
 
     /// Starts the watcher, then loads the board; returns once ``board`` shows it and every change made from now on
     /// will be followed. Reading a large board takes a while; the main actor is free meanwhile.
-    /// - Throws: What starting the watcher or loading the board throws (the model is then stopped). Starting twice
-    ///   is a programmer error.
+    ///
+    /// A model starts once: a later call returns at once (so a view can call it from `.task` each time it appears),
+    /// and a stopped model stays stopped.
+    /// - Throws: What starting the watcher or loading the board throws; the model is then stopped.
     public func start() async throws(KanbanError) {
-        precondition(!isStarted, "a live board model can be started only once")
+        guard !isStarted, !isStopped else { return }
         isStarted = true
-        guard !isStopped else { return }
         let (inbox, continuation) = AsyncStream<Inbound>.makeStream()
         let watcher = makeWatcher(inbox: continuation)
         lifetime.hold(watcher)

@@ -70,6 +70,7 @@ func firstElement<Element: Sendable>(of stream: AsyncStream<Element>, timeout: D
         let model = LiveBoardModel(store: board.store, options: Self.options)
         defer { model.stop() }
         try await model.start()
+        try await model.start()  // a second call, as a view's `.task` makes each time it appears, does nothing
         let changes = model.changes()
 
         try board.rename("cards/todo/fix-login.md", "cards/done/fix-login.md")
@@ -159,6 +160,16 @@ func firstElement<Element: Sendable>(of stream: AsyncStream<Element>, timeout: D
             if case .stopped(let reason) = change { seen.append(reason == nil ? "stopped" : "failed") }
         }
         #expect(seen == ["stopped"])
+        #expect(await eventually { source.stops == 1 })
+    }
+
+    @Test func aModelThatGoesAwayStopsItsWatcher() async throws {
+        let board = try WatchedBoard()
+        let source = HandSource()
+        var model: LiveBoardModel? = LiveBoardModel(store: board.store, watching: .source(source), options: Self.options)
+        try await model?.start()
+        #expect(source.starts == 1)
+        model = nil
         #expect(await eventually { source.stops == 1 })
     }
 
