@@ -40,7 +40,9 @@ final class ReportedHints: HintSource, Sendable {
         }
     }
 
-    func takeHints(into pending: inout PendingWork, now: ContinuousClock.Instant) -> HintIntake {
+    func nextLook() -> ContinuousClock.Instant? { nil }
+
+    func takeHints(into pending: inout PendingWork, index: BoardIndex, now: ContinuousClock.Instant) -> HintIntake {
         // Drained before the hints are taken: a report in between wakes the loop again rather than being missed.
         SystemCalls.drain(descriptor)
         let work = state.withLock { state -> PendingWork in
@@ -54,7 +56,7 @@ final class ReportedHints: HintSource, Sendable {
 
     func isBeingWritten(_ path: String) -> Bool { false }
     func prepareColumn(_ name: String) {}
-    func roundWillStart(now: ContinuousClock.Instant, options: WatchOptions) {}
+    func roundWillStart(_ work: inout PendingWork, index: BoardIndex, now: ContinuousClock.Instant, options: WatchOptions) {}
     func roundDidEnd(columns: Set<String>) {}
     var isExhausted: Bool { false }
 

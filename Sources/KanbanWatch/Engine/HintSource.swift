@@ -1,13 +1,21 @@
-/// What the settling loop needs from whatever tells it where to look: the inotify source here, and
-/// ``ReportedHints``, which carries what a ``ChangeSource`` reports.
+/// What the settling loop needs from whatever tells it where to look: inotify and polling here, and
+/// ``ReportedHints``, which carries what an app's ``ChangeSource`` reports.
 ///
-/// A hint source lives on the watcher's thread: the loop calls it from there only.
+/// A source that is told of changes has a descriptor that becomes readable; a source that must look for itself
+/// (polling) has none and names the time of its next look instead. Either way the loop takes the hints, waits
+/// for quiet (taking hints again each settle window: a source that looks compares what it sees then), and runs a
+/// round of the engine. A hint source lives on the watcher's thread: the loop calls it from there only.
 protocol HintSource: AnyObject {
-    /// A descriptor that is readable while hints wait to be taken.
+    /// A descriptor that is readable while hints wait to be taken, or -1 when the source has none.
     var descriptor: Int32 { get }
 
-    /// Takes every waiting hint into `pending`.
-    func takeHints(into pending: inout PendingWork, now: ContinuousClock.Instant) -> HintIntake
+    /// When the loop should take hints though the descriptor is not readable and nothing is pending: the next
+    /// polling pass. Nil for a source that is told of changes.
+    func nextLook() -> ContinuousClock.Instant?
+
+    /// Takes every waiting hint into `pending` (a polling source looks now: a pass when nothing is pending,
+    /// else a comparison of what `pending` concerns with what it saw a settle window ago).
+    func takeHints(into pending: inout PendingWork, index: BoardIndex, now: ContinuousClock.Instant) -> HintIntake
 
     /// Whether the file at `path` (relative to the board) is open for writing right now, so that a round leaves
     /// it for later. Only inotify knows.
@@ -17,8 +25,9 @@ protocol HintSource: AnyObject {
     /// watch first, so that no file written meanwhile is missed).
     func prepareColumn(_ name: String)
 
-    /// Called before each round.
-    func roundWillStart(now: ContinuousClock.Instant, options: WatchOptions)
+    /// Called before each round with the work it will do, which the source may add to (polling adds everything
+    /// that differs from the index, so that no round decides on half a move).
+    func roundWillStart(_ work: inout PendingWork, index: BoardIndex, now: ContinuousClock.Instant, options: WatchOptions)
 
     /// Called after each round with the columns the board has now.
     func roundDidEnd(columns: Set<String>)

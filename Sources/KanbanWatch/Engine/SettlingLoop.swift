@@ -1,6 +1,6 @@
-/// A watcher's thread when something tells it of changes (inotify, or an app's ``ChangeSource``): `poll(2)` on
-/// the source's descriptor and the wake socket; hints gathered until the board has been quiet for the settle
-/// window (or the maximum delay passed), then a round of the engine.
+/// A watcher's thread, whatever its source (inotify, polling, or an app's ``ChangeSource``): `poll(2)` on the
+/// source's descriptor (if it has one) and the wake socket; hints gathered until the board has been quiet for the
+/// settle window (or the maximum delay passed), then a round of the engine.
 struct SettlingLoop<Source: HintSource> {
     let context: WatchRunner.Context
     let source: Source
@@ -23,13 +23,19 @@ struct SettlingLoop<Source: HintSource> {
                 if let notBefore = state.notBefore, next < notBefore { next = notBefore }
                 due = next
             }
-            let timeout = due.map { WatchTiming.milliseconds($0 - .now) } ?? -1
+            let look = state.pending.isEmpty ? source.nextLook() : nil
+            let wakeUp = [due, look].compactMap { $0 }.min()
+            let timeout = wakeUp.map { WatchTiming.milliseconds($0 - .now) } ?? -1
             switch SystemCalls.waitReadable([context.thread.wakeDescriptor, source.descriptor], timeoutMilliseconds: timeout) {
             case .failure:
                 return .fallBack(state.pending)
             case .success(let readiness):
                 if readiness.readable[0] { return .stopped }
-                if readiness.readable[1], let ending = drain(into: &state) { return ending }
+                if readiness.readable[1], let ending = drain(into: &state, index: engine.index) { return ending }
+            }
+            if let look, state.pending.isEmpty, ContinuousClock.now >= look {
+                if let ending = drain(into: &state, index: engine.index) { return ending }
+                continue
             }
 
             guard let due, ContinuousClock.now >= due, !state.pending.isEmpty else { continue }
@@ -37,14 +43,14 @@ struct SettlingLoop<Source: HintSource> {
             // file it wrote has been hinted at by now (inotify has the events queued), and the drain takes them in.
             let gitWasBusy = engine.git.isBusy
             let beforeDrain = state.lastHint
-            if let ending = drain(into: &state) { return ending }
+            if let ending = drain(into: &state, index: engine.index) { return ending }
             let now = ContinuousClock.now
             let isForced = now >= (state.firstHint ?? now) + options.maximumDelay
             if state.lastHint != beforeDrain && !isForced { continue }  // more came in: wait for quiet again
             let isQuiet = now - state.lastHint >= options.settle
-            let work = state.pending
+            var work = state.pending
             state.pending = PendingWork()
-            source.roundWillStart(now: now, options: options)
+            source.roundWillStart(&work, index: engine.index, now: now, options: options)
             let source = self.source
             let round = engine.run(work, isQuiet: isQuiet, gitWasBusy: gitWasBusy, now: now,
                                    isBeingWritten: { source.isBeingWritten($0) }) { column in
@@ -79,9 +85,9 @@ struct SettlingLoop<Source: HintSource> {
     }
 
     /// Takes every waiting hint into `state`; an ending when the watcher must stop or fall back.
-    private func drain(into state: inout State) -> Ending? {
+    private func drain(into state: inout State, index: BoardIndex) -> Ending? {
         let now = ContinuousClock.now
-        let intake = source.takeHints(into: &state.pending, now: now)
+        let intake = source.takeHints(into: &state.pending, index: index, now: now)
         for notice in intake.notices { context.notify(notice) }
         if intake.isRootLost {
             context.deliver(WatchEngine.Round(events: [WatchEvent(.rootLost, path: context.directory,

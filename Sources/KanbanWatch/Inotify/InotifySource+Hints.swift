@@ -1,7 +1,9 @@
 #if os(Linux)
 
 extension InotifySource: HintSource {
-    func takeHints(into pending: inout PendingWork, now: ContinuousClock.Instant) -> HintIntake {
+    func nextLook() -> ContinuousClock.Instant? { nil }
+
+    func takeHints(into pending: inout PendingWork, index: BoardIndex, now: ContinuousClock.Instant) -> HintIntake {
         var intake = HintIntake()
         switch readEvents() {
         case .failure:
@@ -31,7 +33,7 @@ extension InotifySource: HintSource {
         watchColumn(name)
     }
 
-    func roundWillStart(now: ContinuousClock.Instant, options: WatchOptions) {
+    func roundWillStart(_ work: inout PendingWork, index: BoardIndex, now: ContinuousClock.Instant, options: WatchOptions) {
         // A writer that never closed (or whose close was missed) holds a path back for the maximum delay at most.
         writing = writing.filter { now - $0.value < options.maximumDelay }
     }

@@ -96,7 +96,8 @@ public final class InotifyWatcher: BoardWatcher {
             close(watching, context: context)
             leftover.formUnion(.all)
         }
-        PollingLoop(context: context).run(engine: &engine, initial: leftover)
+        let polling = PollingSource(root: context.directory, options: context.options)
+        _ = SettlingLoop(context: context, source: polling).run(engine: &engine, initial: leftover)
     }
 
     private static func close(_ source: InotifySource, context: WatchRunner.Context) {
