@@ -9,8 +9,9 @@ import KanbanCore
 /// or a directory when it does not know which file changed; it must only not miss a change, or say
 /// ``ChangeReporter/everythingMayHaveChanged()`` when it may have (a dropped notification, a resumed app).
 ///
-/// inotify is such a source here; an app adds FSEvents, `NSFilePresenter` or an iCloud query by writing one and
-/// giving it to ``BoardWatchers/make(for:source:options:onNotice:onEvent:)``:
+/// The engine's own sources, inotify and polling, work the same way behind it; an app adds FSEvents,
+/// `NSFilePresenter` or an iCloud query by writing a source and giving it to
+/// ``BoardWatchers/make(for:source:options:onNotice:onEvent:)`` (or to ``LiveBoardModel``):
 ///
 /// ```swift
 /// final class PresenterSource: NSObject, ChangeSource, NSFilePresenter, @unchecked Sendable {
