@@ -124,6 +124,28 @@ func firstElement<Element: Sendable>(of stream: AsyncStream<Element>, timeout: D
         #expect(!titles(model, in: "done").contains("Plan the big launch"))
     }
 
+    @Test func aNewColumnInBoardFileLoadsTheBoardAgain() async throws {
+        let board = try WatchedBoard()
+        let model = LiveBoardModel(store: board.store, options: Self.options)
+        defer { model.stop() }
+        try await model.start()
+        let changes = model.changes()
+        let text = WatchedBoard.boardText.replacingOccurrences(of: "  - id: done\n    name: Done\n",
+                                                               with: "  - id: done\n    name: Done\n  - id: later\n    name: Later\n")
+        #expect(text != WatchedBoard.boardText)
+        try FileSystemTestSupport.makeDirectory(board.path("cards/later"))
+        try board.write(WatchedBoard.cardText(title: "someday", column: "later"), to: "cards/later/someday.md")
+        try board.write(text, to: "board.md")
+        let loaded = await firstElement(of: changes) { change in
+            if case .loaded = change { return true }
+            return false
+        }
+        #expect(loaded != nil)
+        #expect(await eventually { titles(model, in: "later") == ["someday"] })
+        #expect(model.board.columns.map(\.name) == ["To Do", "Doing", "Done", "Later"])
+        #expect(model.problem == nil)
+    }
+
     @Test func aFailedChangeThrowsAndLeavesTheBoard() async throws {
         let board = try WatchedBoard()
         let model = LiveBoardModel(store: board.store, options: Self.options)
