@@ -41,7 +41,8 @@ public final class LiveBoardModel {
         case loaded
         /// A change made through this model, now on ``board``.
         case made(BoardChange)
-        /// A change made elsewhere that the watcher reported, now on ``board``.
+        /// A change the watcher reported, now on ``board``: one made elsewhere, or (shortly after its `.made`) one
+        /// made through this model, which applying again changed nothing.
         case observed(WatchEvent)
         /// Something the watcher wants known: falling back to polling, a link not followed, a file it cannot read.
         case notice(WatchNotice)
@@ -262,8 +263,8 @@ public final class LiveBoardModel {
             case .applied:
                 broadcast(.observed(event))
             case .needsReload:
-                broadcast(.observed(event))
                 await reload()
+                broadcast(.observed(event))
             case .rootLost(let message):
                 finish(KanbanError(.boardNotFound, message))
             }
