@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "kanban",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "KanbanCore", targets: ["KanbanCore"]),
         .library(name: "KanbanWatch", targets: ["KanbanWatch"]),

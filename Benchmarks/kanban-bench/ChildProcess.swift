@@ -48,7 +48,7 @@ enum ChildProcess {
         _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
         defer { close(readEnd) }
 
-        var actions = posix_spawn_file_actions_t()
+        var actions = Platform.spawnFileActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, writeEnd, STDOUT_FILENO)
@@ -58,7 +58,7 @@ enum ChildProcess {
 
         let start = ContinuousClock.now
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, Platform.environment)
         close(writeEnd)
         guard spawned == 0 else { throw POSIX.error("run", arguments[0], errno: spawned) }
 
@@ -101,13 +101,7 @@ extension rusage {
 
     /// This process's usage so far, all threads included.
     static func ofThisProcess() -> rusage {
-        var usage = rusage()
-        #if canImport(Glibc)
-        _ = getrusage(RUSAGE_SELF.rawValue, &usage)  // Glibc imports RUSAGE_SELF as an enum case
-        #else
-        _ = getrusage(RUSAGE_SELF, &usage)
-        #endif
-        return usage
+        Platform.usageOfThisProcess()
     }
 }
 

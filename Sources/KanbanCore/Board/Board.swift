@@ -1,5 +1,5 @@
 /// A board's settings from `board.md`: its title, columns, labels and notes.
-public struct Board: Sendable, Hashable {
+public struct Board: Sendable, Hashable, Codable {
     /// The board's display name.
     public var title: String
     /// The columns in display order. Each column's cards live in `cards/<id>/`.
@@ -52,7 +52,7 @@ public struct Board: Sendable, Hashable {
 }
 
 /// A column of the board.
-public struct Column: Sendable, Hashable, Codable {
+public struct Column: Sendable, Hashable, Identifiable, Codable {
     /// The identifier, which is also the directory name under `cards/`.
     public var id: String
     /// The display name.
@@ -96,7 +96,7 @@ public struct Column: Sendable, Hashable, Codable {
 }
 
 /// A label cards can carry.
-public struct Label: Sendable, Hashable, Codable {
+public struct Label: Sendable, Hashable, Identifiable, Codable {
     /// The identifier used in cards' `labels:` lists.
     public var id: String
     /// The display name.

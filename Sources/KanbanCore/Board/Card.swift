@@ -3,7 +3,11 @@ import Foundation
 /// One card: a markdown file in `cards/<column>/` or `archive/`.
 ///
 /// The slug (the file name without `.md`) is the card's identity; changing the title does not rename the file.
-public struct Card: Sendable, Hashable {
+/// It is also its ``id``: the store gives every card a slug no other card on the board uses (in any column or
+/// the archive), and a move or an archiving keeps it, so a view that animates a card from column to column keys it
+/// by slug. Two files with the same slug exist only when made by hand (`kanban doctor` reports them as
+/// `duplicate-slug`); ``path`` tells such cards apart.
+public struct Card: Sendable, Hashable, Identifiable, Codable {
     /// The file name without `.md` (for archived cards, without the `YYYY-MM-DD-` prefix too).
     public var slug: String
     /// The title: the `title:` field, else the first `# ` heading of the body, else made from the file name.
@@ -33,6 +37,9 @@ public struct Card: Sendable, Hashable {
     public var hasFrontmatter: Bool
     /// The markdown body, when it was asked for; see ``BoardStore/body(of:)``.
     public var body: String?
+
+    /// The card's identity: its ``slug``.
+    public var id: String { slug }
 
     /// The value of another frontmatter key, such as `due`.
     public func field(_ key: String) -> YAMLValue? {

@@ -2,7 +2,7 @@
 ///
 /// A person sees one line, in the format compilers use:
 /// `cards/todo/a.md:3:1: error: frontmatter opened by '---' on line 1 is not closed`.
-public struct Diagnostic: Sendable, Hashable {
+public struct Diagnostic: Sendable, Hashable, Codable {
     /// How serious a problem is.
     public enum Severity: String, Sendable, Hashable, Codable {
         /// The file is skipped or the board is inconsistent; `kanban doctor` fails.

@@ -14,7 +14,7 @@ public enum YAMLValue: Sendable, Hashable {
 /// A YAML scalar: its decoded text and the style it was (or is to be) written in.
 public struct YAMLScalar: Sendable, Hashable {
     /// How a scalar is written in the file.
-    public enum Style: Sendable, Hashable {
+    public enum Style: String, Sendable, Hashable, Codable {
         /// Unquoted, such as `title: Fix login`.
         case plain
         /// Single-quoted, such as `'it''s'`.
@@ -52,7 +52,7 @@ public struct YAMLScalar: Sendable, Hashable {
 }
 
 /// One `key: value` pair of a YAML map.
-public struct YAMLMapEntry: Sendable, Hashable {
+public struct YAMLMapEntry: Sendable, Hashable, Codable {
     /// The key, decoded.
     public var key: String
     /// The value.

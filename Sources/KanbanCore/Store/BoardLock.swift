@@ -33,7 +33,7 @@ final class BoardLock {
                 throw FileSystem.error("lock", directory, errno: code)
             }
             guard clock.now < deadline else {
-                let holder = Self.holder(of: descriptor).map { " (\($0))" } ?? ""
+                let holder = Platform.lockHolder(of: descriptor).map { " (\($0))" } ?? ""
                 close(descriptor)
                 throw KanbanError(.locked, "another kanban process\(holder) has been changing the board for \(Self.describe(timeout)); gave up waiting for it. Try again when it has finished")
             }
@@ -50,25 +50,6 @@ final class BoardLock {
     }
 
     deinit { unlock() }
-
-    /// `pid 123: kanban sync` for the process holding the `flock` on the file `descriptor` is open on, from
-    /// `/proc/locks` (Linux); nil where the system does not say.
-    static func holder(of descriptor: Int32) -> String? {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return nil }
-        let inode = "\(info.st_ino)"
-        for line in locks.split(separator: "\n") {
-            // `1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF`
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 6, fields[1] == "FLOCK", fields[5].split(separator: ":").last.map(String.init) == inode,
-                  let pid = Int32(fields[4]), pid != getpid() else { continue }
-            let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")))
-                .map { data in data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) } }
-                .map { words in words.enumerated().map { $0.offset == 0 ? ($0.element as NSString).lastPathComponent : $0.element }.joined(separator: " ") }
-            return "pid \(pid)" + (command.map { ": \($0)" } ?? "")
-        }
-        return nil
-    }
 
     static func describe(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components

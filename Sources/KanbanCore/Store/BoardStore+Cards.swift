@@ -334,7 +334,7 @@ extension BoardStore {
     /// - Returns: The change, whose card is the card read back (nil when the bytes do not parse).
     /// - Throws: ``KanbanError/Code/alreadyExists`` when the slug is taken again, ``KanbanError/Code/columnNotFound``.
     @discardableResult
-    package func restoreCard(_ bytes: [UInt8], slug: String, in column: String) throws(KanbanError) -> BoardChange {
+    public func restoreCard(_ bytes: [UInt8], slug: String, in column: String) throws(KanbanError) -> BoardChange {
         try withLock { () throws(KanbanError) -> BoardChange in
             let root = try openRoot()
             let board = try readBoardFile(in: root).board

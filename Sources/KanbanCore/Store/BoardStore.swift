@@ -480,7 +480,7 @@ public enum Placement: Sendable, Hashable {
 }
 
 /// What a change did: the card as it is now, and the files written and removed (paths relative to the board).
-public struct BoardChange: Sendable {
+public struct BoardChange: Sendable, Hashable {
     /// The card after the change (nil for a deletion or a board-level change).
     public var card: Card?
     /// The card before the change, when there was one.

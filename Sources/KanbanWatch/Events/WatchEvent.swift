@@ -22,9 +22,9 @@ import KanbanCore
 /// | `board` | `path` is `board.md` | | what changed | |
 /// | `column-added`, `column-removed` | `column` is the directory's name, `path` is `cards/<id>` | | | |
 /// | `root-lost` | `path` is the board directory | | | why |
-public struct WatchEvent: Sendable, Hashable {
+public struct WatchEvent: Sendable, Hashable, Codable {
     /// What happened.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
         /// A card file appeared that matches no card that went away.
         case created
         /// A card's file changed; ``WatchEvent/changes`` says which parts.
@@ -52,7 +52,7 @@ public struct WatchEvent: Sendable, Hashable {
     }
 
     /// Which parts of a card (or of `board.md`) changed.
-    public struct Changes: OptionSet, Sendable, Hashable {
+    public struct Changes: OptionSet, Sendable, Hashable, Codable {
         public let rawValue: Int
         /// Creates a set of changes from its raw value.
         public init(rawValue: Int) { self.rawValue = rawValue }

@@ -3,9 +3,9 @@
 ///
 /// The library never prints; a program shows notices as it sees fit (`kanban watch` prints them on
 /// standard error as `warning: message`).
-public struct WatchNotice: Sendable, Hashable {
+public struct WatchNotice: Sendable, Hashable, Codable {
     /// What kind of notice this is.
-    public enum Code: String, Sendable, Hashable {
+    public enum Code: String, Sendable, Hashable, Codable {
         /// inotify is unavailable or out of resources (`EMFILE`, `ENFILE`, `ENOSPC`); the watcher carries on
         /// by polling, having lost nothing.
         case fallingBackToPolling = "polling-fallback"

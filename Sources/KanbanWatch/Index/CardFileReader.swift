@@ -1,7 +1,7 @@
 import KanbanCore
 
 /// What looking at one card path found, compared with the index.
-enum Observation: Sendable {
+enum FileObservation: Sendable {
     /// No card file there (nothing, a directory, a dangling link, a link out of the board).
     case absent
     /// The same stamp as indexed, and not racily clean: not read.
@@ -34,7 +34,7 @@ struct CardFileReader: Sendable {
 
     /// What was found, and anything a person should be told.
     struct Result: Sendable {
-        var observation: Observation
+        var observation: FileObservation
         var notice: WatchNotice?
     }
 

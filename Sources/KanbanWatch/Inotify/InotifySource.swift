@@ -28,7 +28,7 @@ struct InotifyEvent: Sendable, Hashable {
 }
 
 /// The inotify descriptor and its watches: the board directory, `cards/`, every column directory and
-/// `archive/`. It turns raw events into hints for the engine. Lives on the watcher's thread only.
+/// `archive/`. It turns raw events into hints for the engine (see ``HintSource``). Lives on the watcher's thread only.
 final class InotifySource {
     let descriptor: Int32
     private let root: String
@@ -39,6 +39,10 @@ final class InotifySource {
     /// Set when a watch could not be added for lack of resources: the watcher must fall back to polling.
     private(set) var exhaustion: SystemCallError?
     private var isClosed = false
+    /// Paths open for writing (`IN_MODIFY` seen, `IN_CLOSE_WRITE` not yet), since when.
+    var writing: [String: ContinuousClock.Instant] = [:]
+    /// Whether an overflow was reported since the last round, so that it is reported once.
+    var overflowNoticed = false
 
     /// What every watch asks for. `IN_ONLYDIR | IN_DONT_FOLLOW`: a watch never follows a link out of the board.
     static let mask = UInt32(bitPattern: IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO

@@ -84,7 +84,7 @@ public final class InotifyWatcher: BoardWatcher {
         var leftover = initial.leftover
         if let watching = source {
             if watching.exhaustion == nil {
-                switch InotifyLoop(context: context, source: watching).run(engine: &engine, initial: leftover) {
+                switch SettlingLoop(context: context, source: watching).run(engine: &engine, initial: leftover) {
                 case .stopped:
                     close(watching, context: context)
                     return
@@ -96,7 +96,8 @@ public final class InotifyWatcher: BoardWatcher {
             close(watching, context: context)
             leftover.formUnion(.all)
         }
-        PollingLoop(context: context).run(engine: &engine, initial: leftover)
+        let polling = PollingSource(root: context.directory, options: context.options)
+        _ = SettlingLoop(context: context, source: polling).run(engine: &engine, initial: leftover)
     }
 
     private static func close(_ source: InotifySource, context: WatchRunner.Context) {
@@ -116,119 +117,6 @@ public final class InotifyWatcher: BoardWatcher {
         }
         return WatchNotice(.fallingBackToPolling,
                            "inotify is unavailable: \(reason); watching by polling every \(WatchTiming.describe(options.pollInterval))")
-    }
-}
-
-/// The inotify watcher's thread: `poll(2)` on the inotify descriptor and the wake socket; hints gathered
-/// until the board has been quiet for the settle window (or the maximum delay passed), then a round.
-struct InotifyLoop {
-    let context: WatchRunner.Context
-    let source: InotifySource
-
-    enum Ending {
-        /// Asked to stop, or the board directory went away.
-        case stopped
-        /// inotify ran out of resources; carry on by polling with this work pending.
-        case fallBack(PendingWork)
-    }
-
-    func run(engine: inout WatchEngine, initial: PendingWork) -> Ending {
-        let options = context.options
-        var state = State(pending: initial)
-
-        while true {
-            var due: ContinuousClock.Instant?
-            if !state.pending.isEmpty {
-                var next = min(state.lastHint + options.settle, (state.firstHint ?? .now) + options.maximumDelay)
-                if let notBefore = state.notBefore, next < notBefore { next = notBefore }
-                due = next
-            }
-            let timeout = due.map { WatchTiming.milliseconds($0 - .now) } ?? -1
-            switch SystemCalls.waitReadable([context.thread.wakeDescriptor, source.descriptor], timeoutMilliseconds: timeout) {
-            case .failure:
-                return .fallBack(state.pending)
-            case .success(let readiness):
-                if readiness.readable[0] { return .stopped }
-                if readiness.readable[1], let ending = drain(into: &state) { return ending }
-            }
-
-            guard let due, ContinuousClock.now >= due, !state.pending.isEmpty else { continue }
-            // Whether git holds its lock, asked before the last events are read: if it no longer does, every
-            // file it wrote has an event in the queue by now, and the drain below takes them in.
-            let gitWasBusy = engine.git.isBusy
-            let beforeDrain = state.lastHint
-            if let ending = drain(into: &state) { return ending }
-            let now = ContinuousClock.now
-            let isForced = now >= (state.firstHint ?? now) + options.maximumDelay
-            if state.lastHint != beforeDrain && !isForced { continue }  // more came in: wait for quiet again
-            let isQuiet = now - state.lastHint >= options.settle
-            let work = state.pending
-            state.pending = PendingWork()
-            state.writing = state.writing.filter { now - $0.value < options.maximumDelay }
-            let writing = state.writing
-            let round = engine.run(work, isQuiet: isQuiet, gitWasBusy: gitWasBusy, now: now,
-                                   isBeingWritten: { writing[$0] != nil }) { column in
-                source.watchColumn(column)
-            }
-            source.forgetColumns(notIn: engine.index.columns)
-            context.deliver(round)
-            if round.isRootLost { return .stopped }
-            state.overflowNoticed = false
-            state.pending.formUnion(round.leftover)
-            if state.pending.isEmpty {
-                state.firstHint = nil
-                state.notBefore = nil
-            } else {
-                state.firstHint = now
-                state.notBefore = now + options.settle
-            }
-            if source.exhaustion != nil { return .fallBack(state.pending) }
-        }
-    }
-
-    /// What the loop keeps between wake-ups.
-    private struct State {
-        var pending: PendingWork
-        /// Paths open for writing (`IN_MODIFY` seen, `IN_CLOSE_WRITE` not yet), since when.
-        var writing: [String: ContinuousClock.Instant] = [:]
-        var firstHint: ContinuousClock.Instant?
-        var lastHint = ContinuousClock.now
-        var notBefore: ContinuousClock.Instant?
-        var overflowNoticed = false
-
-        init(pending: PendingWork) {
-            self.pending = pending
-            firstHint = pending.isEmpty ? nil : .now
-        }
-    }
-
-    /// Reads every waiting event into `state`; an ending when the watcher must stop or fall back.
-    private func drain(into state: inout State) -> Ending? {
-        let now = ContinuousClock.now
-        switch source.readEvents() {
-        case .failure:
-            return .fallBack(state.pending)
-        case .success(let events):
-            var isRelevant = false
-            for event in events {
-                let meaning = source.interpret(event, into: &state.pending, writing: &state.writing, now: now)
-                if meaning.isRootLost {
-                    context.deliver(WatchEngine.Round(events: [WatchEvent(.rootLost, path: context.directory,
-                                                                           message: "the board directory was removed or moved")]))
-                    return .stopped
-                }
-                if meaning.isOverflow && !state.overflowNoticed {
-                    state.overflowNoticed = true
-                    context.notify(WatchNotice(.rescanned, "the inotify queue overflowed; rescanning the board"))
-                }
-                isRelevant = isRelevant || meaning.isRelevant
-            }
-            if isRelevant {
-                state.lastHint = now
-                if state.firstHint == nil { state.firstHint = now }
-            }
-        }
-        return source.exhaustion != nil ? .fallBack(state.pending) : nil
     }
 }
 #endif

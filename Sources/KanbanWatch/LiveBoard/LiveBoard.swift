@@ -8,9 +8,9 @@ import KanbanCore
 /// file). A change to `board.md` or to the column directories asks for a new snapshot instead. A card is known by
 /// its path, which names its column and slug. A card whose file cannot be read stays in its place (as last read, or
 /// a stand-in named after its file), with the reason in ``problems``, so that it can be opened and fixed.
-public struct LiveBoard: Sendable {
+public struct LiveBoard: Sendable, Hashable, Codable {
     /// One column and its cards in board order, as `kanban board` draws them.
-    public struct Column: Hashable, Sendable {
+    public struct Column: Hashable, Sendable, Identifiable, Codable {
         /// The column id (the directory under `cards/`).
         public var id: String
         /// The display name.
@@ -38,6 +38,13 @@ public struct LiveBoard: Sendable {
     public private(set) var columns: [Column]
     /// The card files that could not be read, by path, with the reason as `path:line:column: message`.
     public private(set) var problems: [String: String]
+
+    /// An empty board with no title and no columns, which a ``LiveBoardModel`` shows until it has loaded.
+    init() {
+        board = Board(title: "", columns: [])
+        columns = []
+        problems = [:]
+    }
 
     /// The board as `snapshot` has it.
     public init(snapshot: BoardSnapshot) {

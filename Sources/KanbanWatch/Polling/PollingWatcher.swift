@@ -31,7 +31,8 @@ public final class PollingWatcher: BoardWatcher {
             let initial = engine.indexBoard(reportingState: context.options.reportsInitialState, prepareColumn: { _ in })
             context.markReady()
             context.deliver(initial)
-            PollingLoop(context: context).run(engine: &engine, initial: initial.leftover)
+            let source = PollingSource(root: context.directory, options: context.options)
+            _ = SettlingLoop(context: context, source: source).run(engine: &engine, initial: initial.leftover)
         }
     }
 

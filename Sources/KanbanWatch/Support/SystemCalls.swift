@@ -38,22 +38,7 @@ enum SystemCalls {
 
     /// Two connected sockets, close-on-exec and non-blocking, used to wake a thread blocked in `poll(2)`.
     static func wakePair() -> Result<(reader: Int32, writer: Int32), SystemCallError> {
-        var descriptors: [Int32] = [-1, -1]
-        #if os(Linux)
-        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-        guard socketpair(AF_UNIX, type, 0, &descriptors) == 0 else {
-            return .failure(SystemCallError(call: "socketpair", code: errno))
-        }
-        #else
-        guard socketpair(AF_UNIX, SOCK_STREAM, 0, &descriptors) == 0 else {
-            return .failure(SystemCallError(call: "socketpair", code: errno))
-        }
-        for descriptor in descriptors {
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        }
-        #endif
-        return .success((descriptors[0], descriptors[1]))
+        Platform.socketPair(nonBlocking: true).map { (reader: $0.0, writer: $0.1) }
     }
 
     /// Writes one byte, ignoring a full buffer (one pending byte is enough to wake the reader).
@@ -258,23 +243,11 @@ enum SystemCalls {
     /// A one-way channel for a child's standard input: a socket pair made close-on-exec in one call (Swift's
     /// Glibc module has no `pipe2`), so no other thread's child inherits it.
     static func inputChannel() -> Result<(reader: Int32, writer: Int32), SystemCallError> {
-        var descriptors: [Int32] = [-1, -1]
-        #if os(Linux)
-        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        guard socketpair(AF_UNIX, type, 0, &descriptors) == 0 else {
-            return .failure(SystemCallError(call: "socketpair", code: errno))
+        Platform.socketPair(nonBlocking: false).map { reader, writer in
+            _ = shutdown(reader, Platform.shutdownWriting)
+            _ = shutdown(writer, Platform.shutdownReading)
+            return (reader, writer)
         }
-        #else
-        guard socketpair(AF_UNIX, SOCK_STREAM, 0, &descriptors) == 0 else {
-            return .failure(SystemCallError(call: "socketpair", code: errno))
-        }
-        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        var on: Int32 = 1
-        _ = setsockopt(descriptors[1], SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        _ = shutdown(descriptors[0], Int32(SHUT_WR))
-        _ = shutdown(descriptors[1], Int32(SHUT_RD))
-        return .success((descriptors[0], descriptors[1]))
     }
 
     /// Sends all of `bytes` without raising SIGPIPE; stops early when the reader has gone.
@@ -282,11 +255,7 @@ enum SystemCalls {
         var offset = 0
         while offset < bytes.count {
             let count = bytes[offset...].withUnsafeBytes { buffer in
-                #if os(Linux)
-                retrying { send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
-                #else
-                retrying { send(descriptor, buffer.baseAddress, buffer.count, 0) }
-                #endif
+                retrying { send(descriptor, buffer.baseAddress, buffer.count, Platform.sendFlags) }
             }
             if count <= 0 { return }
             offset += count
@@ -332,11 +301,7 @@ enum SystemCalls {
 
     /// An opaque identity of the calling thread.
     static func currentThread() -> UInt {
-        #if os(Linux)
-        return UInt(pthread_self())
-        #else
-        return UInt(bitPattern: pthread_self())
-        #endif
+        Platform.currentThread()
     }
 
     /// Whether `descriptor` is an open descriptor of this process (tests check that `stop()` closes them).
@@ -362,13 +327,9 @@ extension FileStamp {
         case S_IFLNK: kind = .symbolicLink
         default: kind = .other
         }
-        #if os(Linux)
-        let modified = info.st_mtim, changed = info.st_ctim
-        #else
-        let modified = info.st_mtimespec, changed = info.st_ctimespec
-        #endif
+        let (modified, changed, device) = Platform.times(of: info)
         self.init(
-            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            device: device, inode: UInt64(info.st_ino), size: Int64(info.st_size),
             modified: Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec),
             changed: Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec),
             kind: kind)

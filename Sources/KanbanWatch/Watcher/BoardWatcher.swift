@@ -76,8 +76,9 @@ public struct WatchOptions: Sendable, Hashable {
 public enum BoardWatchers {
     /// Which mechanism a watcher uses to notice changes.
     public enum Mechanism: Sendable, Hashable {
-        /// inotify where the system has it, falling back to polling when inotify is out of resources;
-        /// polling elsewhere.
+        /// inotify on Linux, falling back to polling when inotify is out of resources; polling elsewhere (on macOS
+        /// and iOS, give FSEvents or `NSFilePresenter` as a ``ChangeSource`` to
+        /// ``BoardWatchers/make(for:source:options:onNotice:onEvent:)`` instead).
         case automatic
         /// Polling only: every ``WatchOptions/pollInterval``, compare each file's stamp with the index.
         case polling
@@ -93,12 +94,31 @@ public enum BoardWatchers {
     public static func make(for store: BoardStore, mechanism: Mechanism = .automatic, options: WatchOptions = WatchOptions(),
                             onNotice: @escaping @Sendable (WatchNotice) -> Void = { _ in },
                             onEvent: @escaping @Sendable (WatchEvent) -> Void) -> any BoardWatcher {
-        #if os(Linux)
-        if mechanism == .automatic {
+        switch mechanism {
+        case .automatic:
+            #if os(Linux)
             return InotifyWatcher(store: store, options: options, onNotice: onNotice, onEvent: onEvent)
+            #else
+            // No inotify here (InotifyWatcher exists on Linux only); an app that wants FSEvents gives a ChangeSource.
+            return PollingWatcher(store: store, options: options, onNotice: onNotice, onEvent: onEvent)
+            #endif
+        case .polling:
+            return PollingWatcher(store: store, options: options, onNotice: onNotice, onEvent: onEvent)
         }
-        #endif
-        return PollingWatcher(store: store, options: options, onNotice: onNotice, onEvent: onEvent)
+    }
+
+    /// A watcher for `store`'s board that learns of changes from `source` (FSEvents, `NSFilePresenter`, ...), not
+    /// yet started; see ``ChangeSource``.
+    /// - Parameters:
+    ///   - store: The board.
+    ///   - source: What tells the watcher where to look; started and stopped with the watcher.
+    ///   - options: Timing and initial state.
+    ///   - onNotice: Called with notices (links not followed, unreadable files).
+    ///   - onEvent: Called with each event, on the watcher's thread.
+    public static func make(for store: BoardStore, source: any ChangeSource, options: WatchOptions = WatchOptions(),
+                            onNotice: @escaping @Sendable (WatchNotice) -> Void = { _ in },
+                            onEvent: @escaping @Sendable (WatchEvent) -> Void) -> any BoardWatcher {
+        ChangeSourceWatcher(store: store, source: source, options: options, onNotice: onNotice, onEvent: onEvent)
     }
 }
 

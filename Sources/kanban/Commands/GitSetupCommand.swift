@@ -42,11 +42,7 @@ enum GitSetupCommand: KanbanCommand {
 
     /// `kanban` when that name on `PATH` is this program, else this program's absolute path, quoted for the shell.
     static func defaultCommand(_ context: CommandContext) -> String {
-        #if os(Linux)
-        let running = FileSystemPaths.resolved("/proc/self/exe")
-        #else
-        let running = FileSystemPaths.resolved(Bundle.main.executablePath ?? CommandLine.arguments.first ?? "kanban")
-        #endif
+        let running = Platform.runningExecutable
         let path = context.environment["PATH"] ?? ""
         for directory in path.split(separator: ":") where directory.hasPrefix("/") {
             let candidate = String(directory) + "/kanban"

@@ -145,12 +145,8 @@ enum ServeCommand: KanbanCommand {
 
     /// Opens `url` in the desktop's browser when there is a desktop session; silently nothing otherwise.
     static func openBrowser(_ url: String, environment: [String: String]) {
-        #if os(macOS)
-            _ = SystemCalls.runShell("open \"$1\" >/dev/null 2>&1 </dev/null &", arguments: [url])
-        #else
-            guard !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty else { return }
-            _ = SystemCalls.runShell("command -v xdg-open >/dev/null 2>&1 && xdg-open \"$1\" >/dev/null 2>&1 </dev/null &", arguments: [url])
-        #endif
+        guard let opener = Platform.browserOpener(environment: environment) else { return }
+        _ = SystemCalls.runShell(opener, arguments: [url])
     }
 }
 

@@ -185,11 +185,8 @@ enum WatchCommand: KanbanCommand {
         if !context.isQuiet {
             // On standard error, so scripts reading events see only events; also tells a person (and tests)
             // that from here on every change is reported.
-            #if os(Linux)
-            let how = poll ? "by polling every \(Self.seconds(pollSeconds)) s" : "with inotify (falling back to polling)"
-            #else
-            let how = "by polling every \(Self.seconds(pollSeconds)) s"
-            #endif
+            let how = poll || !Platform.hasInotify
+                ? "by polling every \(Self.seconds(pollSeconds)) s" : "with inotify (falling back to polling)"
             errorOutput.writeLine("watching \(store.directory) \(how); stop with Ctrl-C")
         }
 

@@ -129,11 +129,7 @@ enum SystemCalls {
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
         argv.append(nil)
         defer { for pointer in argv { free(pointer) } }
-        #if canImport(Darwin)
-            var attributes: posix_spawnattr_t? = nil
-        #else
-            var attributes = posix_spawnattr_t()
-        #endif
+        var attributes = Platform.spawnAttributes()
         let initialised = posix_spawnattr_init(&attributes)
         guard initialised == 0 else { return .failure(SystemCallFailure(code: initialised)) }
         defer { posix_spawnattr_destroy(&attributes) }
@@ -142,7 +138,7 @@ enum SystemCalls {
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, environ)
+        let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, Platform.environment)
         guard spawned == 0 else { return .failure(SystemCallFailure(code: spawned)) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {

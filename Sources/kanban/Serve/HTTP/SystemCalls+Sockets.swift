@@ -20,11 +20,7 @@ extension SystemCalls {
         } else {
             return .failure(SocketFailure(message: "'\(address)' is not an IPv4 or IPv6 address"))
         }
-        #if canImport(Glibc)
-            let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        #else
-            let descriptor = socket(family, SOCK_STREAM, 0)
-        #endif
+        let descriptor = Platform.streamSocket(family: family)
         guard descriptor >= 0 else { return .failure(SocketFailure(call: "socket", code: errno)) }
         var yes: Int32 = 1
         _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -79,7 +75,7 @@ extension SystemCalls {
         while true {
             let descriptor = accept(listener, nil, nil)
             if descriptor >= 0 {
-                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+                Platform.prepareConnection(descriptor)
                 return descriptor
             }
             if errno != EINTR { return nil }
@@ -115,7 +111,7 @@ extension SystemCalls {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { buffer in
-                send(descriptor, buffer.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                send(descriptor, buffer.baseAddress! + offset, bytes.count - offset, Platform.sendFlags)
             }
             if sent < 0 {
                 if errno == EINTR { continue }
