@@ -95,7 +95,7 @@ extension GitSyncProvider {
     /// delete happened, what the deleting side had made of a card before it, which changes were made outside
     /// kanban); without a base it has no history to read.
     func boardMerger(base: String?, ours: String, theirs: String) -> BoardMerge {
-        var merger = BoardMerge(configuration: configuration) { [self] side, slug in
+        var merger = BoardMerge { [self] side, slug in
             guard let base else { return nil }
             return deletionTime(of: slug, on: side == .ours ? ours : theirs, since: base, isLocal: side == .ours)
         }
