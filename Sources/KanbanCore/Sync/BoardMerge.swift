@@ -82,10 +82,16 @@ public struct BoardMerge {
     }
 
     /// One version of a card.
-    struct Version: Equatable {
-        var path: String
-        var bytes: [UInt8]
-        var file: CardFile
+    package struct Version: Equatable {
+        package var path: String
+        package var bytes: [UInt8]
+        package var file: CardFile
+
+        package init(path: String, bytes: [UInt8], file: CardFile) {
+            self.path = path
+            self.bytes = bytes
+            self.file = file
+        }
     }
 
     /// Merges `ours` and `theirs`, both descended from `base`.
@@ -220,7 +226,7 @@ public struct BoardMerge {
     /// Two copies of one card merged without a common version: every key counts as changed on both sides (the later
     /// version's value wins, labels join), body lines only the loser has are kept in a section rather than dropped,
     /// and the card goes where the later version put it.
-    static func keepOnce(_ first: Version, _ second: Version, columnOrder: [String]) -> Version {
+    package static func keepOnce(_ first: Version, _ second: Version, columnOrder: [String]) -> Version {
         let firstWins = CardMerge.prefersOurs(ranked(first, columnOrder), ranked(second, columnOrder))
         let (winner, loser) = firstWins ? (first, second) : (second, first)
         let merged = CardMerge.merge(base: [], ours: winner.bytes, theirs: loser.bytes, columnOrder: columnOrder)
@@ -239,7 +245,7 @@ public struct BoardMerge {
 
     /// Of two different cards with one slug, whether `card` keeps it over `other`: the one created first (then the
     /// one whose bytes sort first), so that every machine keeps the same one, whichever side it merges from.
-    static func keepsSlug(_ card: [UInt8], over other: [UInt8]) -> Bool {
+    package static func keepsSlug(_ card: [UInt8], over other: [UInt8]) -> Bool {
         switch (createdTime(card), createdTime(other)) {
         case let (left?, right?) where left != right: return left < right
         case (.some, nil): return true
@@ -249,14 +255,14 @@ public struct BoardMerge {
     }
 
     /// A card file's `created` time, which copies of one card share and tells two cards apart.
-    static func createdTime(_ bytes: [UInt8]) -> Date? {
+    package static func createdTime(_ bytes: [UInt8]) -> Date? {
         (try? FrontmatterDocument(bytes: bytes, dialect: .card))?.value(forKey: "created")?.string.flatMap(ISO8601.date(from:))
     }
 
     /// The new slug of `card`, which gave up `slug` to another card: `slug-` and a suffix made from the card itself
     /// (its `created` time, else its bytes), so that every clone renaming it picks the same one, whatever else it
     /// holds; with `-2`, `-3` ... added only when a different card already has that.
-    static func newSlug(for slug: String, card: [UInt8], isTaken: (String) -> Bool) -> String {
+    package static func newSlug(for slug: String, card: [UInt8], isTaken: (String) -> Bool) -> String {
         let number: UInt64
         if let created = createdTime(card), created.timeIntervalSince1970 > 0 {
             number = UInt64(created.timeIntervalSince1970)
@@ -267,7 +273,7 @@ public struct BoardMerge {
     }
 
     /// `file`'s path with the slug `slug`: `cards/todo/x-2.md`, or `archive/2026-01-05-x-2.md`.
-    static func path(of file: CardFile, renamedTo slug: String) -> String {
+    package static func path(of file: CardFile, renamedTo slug: String) -> String {
         if let column = file.directoryColumn { return "cards/\(column)/\(slug).md" }
         return "archive/" + (file.archivedOn.map { $0 + "-" } ?? "") + slug + ".md"
     }
@@ -342,7 +348,7 @@ public struct BoardMerge {
     }
 
     /// A card file's `modified` time.
-    static func modifiedTime(_ bytes: [UInt8]) -> Date? {
+    package static func modifiedTime(_ bytes: [UInt8]) -> Date? {
         (try? FrontmatterDocument(bytes: bytes, dialect: .card))?.value(forKey: "modified")?.string.flatMap(ISO8601.date(from:))
     }
 

@@ -1,4 +1,5 @@
 import KanbanCore
+import KanbanProcess
 
 #if canImport(Glibc)
 import Glibc

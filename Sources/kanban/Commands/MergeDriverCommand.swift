@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanGit
 
 /// `kanban merge-driver BASE OURS THEIRS [PATH]`: git's merge driver for cards (`%O %A %B %P`).
 enum MergeDriverCommand: KanbanCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KanbanCore
+@testable import KanbanGit
 
 extension SyncTests {
     /// `GitSyncProvider.status()` against real repositories: every state a board can be in.

@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import KanbanCore
+import KanbanProcess
 
 /// Calls of the `git` program for one directory, each with the same safe setup.
 ///
