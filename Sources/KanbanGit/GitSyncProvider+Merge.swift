@@ -56,7 +56,7 @@ extension GitSyncProvider {
             let files = try boardFiles(keys, in: groups)
             let allSlugs = Set(groups.flatMap(\.keys)).subtracting([Self.boardFileKey])
             let merger = boardMerger(base: base, ours: ours, theirs: theirs)
-            let result = try merger.merge(base: files[0], ours: files[1], theirs: files[2], otherSlugs: allSlugs)
+            let result = merger.merge(base: files[0], ours: files[1], theirs: files[2], otherSlugs: allSlugs)
             resolutions = result.resolutions
             // board.md was read for its columns; it is merged like any contested file.
             for (path, bytes) in result.files {

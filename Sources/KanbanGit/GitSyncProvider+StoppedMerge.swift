@@ -76,7 +76,7 @@ extension GitSyncProvider {
         let files = try boardFiles(contested.union([Self.boardFileKey]), in: groups)
         let merger = boardMerger(base: base, ours: ours, theirs: theirs)
         let allSlugs = Set(groups.flatMap(\.keys)).subtracting([Self.boardFileKey])
-        let result = try merger.merge(base: files[0], ours: files[1], theirs: files[2], otherSlugs: allSlugs)
+        let result = merger.merge(base: files[0], ours: files[1], theirs: files[2], otherSlugs: allSlugs)
 
         // Every version of the contested files goes; the merged ones take their place.
         var cleared = Set(paths)
