@@ -232,19 +232,6 @@ package enum Subprocess {
         !FileSystem.isDirectory(path) && access(path, X_OK) == 0
     }
 
-    /// Makes a new private directory inside `parent` (`mkdtemp`) and returns its path.
-    static func makeTemporaryDirectory(in parent: String) throws(SyncError) -> String {
-        var template = Array((parent + "/kanban-merge-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer -> Result<String, SyncError> in
-            guard let base = buffer.baseAddress, let path = mkdtemp(base) else {
-                let reason = String(cString: strerror(errno))
-                return .failure(SyncError(.gitFailed, "cannot make a temporary directory in '\(parent)': \(reason)"))
-            }
-            return .success(String(cString: path))
-        }
-        return try made.get()
-    }
-
     /// Sleeps for `duration` (retrying when a signal cuts it short).
     package static func pause(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components

@@ -8,7 +8,7 @@ import Foundation
 /// The system calls KanbanCore makes, in one place: errno is captured at once, `EINTR` is retried,
 /// descriptors are opened close-on-exec, and failures become ``KanbanError``s that name the file.
 ///
-/// The functions here that take a path are for files outside a board (git's merge inputs, a board being made).
+/// The functions here that take a path are for files outside a board (a board being made, the git provider's files).
 /// A board's own files are reached only through ``BoardRoot``, which never leaves the board directory.
 package enum FileSystem {
     /// What a directory entry is.
