@@ -14,10 +14,10 @@ let package = Package(
     targets: [
         .target(name: "KanbanCore"),
         // Child processes (git, hooks, kanban itself), kept out of KanbanCore, which spawns none.
-        .target(name: "KanbanProcess", dependencies: ["KanbanCore"]),
-        .target(name: "KanbanWatch", dependencies: ["KanbanCore", "KanbanProcess"]),
-        .target(name: "KanbanGit", dependencies: ["KanbanCore", "KanbanProcess"]),
-        .executableTarget(name: "kanban", dependencies: ["KanbanCore", "KanbanWatch", "KanbanGit", "KanbanProcess"], plugins: ["EmbedWebAssets"]),
+        .target(name: "KanbanSubprocess", dependencies: ["KanbanCore"]),
+        .target(name: "KanbanWatch", dependencies: ["KanbanCore", "KanbanSubprocess"]),
+        .target(name: "KanbanGit", dependencies: ["KanbanCore", "KanbanSubprocess"]),
+        .executableTarget(name: "kanban", dependencies: ["KanbanCore", "KanbanWatch", "KanbanGit", "KanbanSubprocess"], plugins: ["EmbedWebAssets"]),
         // The page `kanban serve` serves (Web/) embedded in the kanban binary at build time.
         .plugin(name: "EmbedWebAssets", capability: .buildTool(), dependencies: ["kanban-embed"], path: "Plugins/EmbedWebAssets"),
         .executableTarget(name: "kanban-embed", path: "Tools/kanban-embed"),
@@ -25,7 +25,7 @@ let package = Package(
         // The adversaries that attack the guarantees (crash, stress, converge); they drive the kanban binary only.
         .executableTarget(name: "kanban-harness", path: "Harness/kanban-harness"),
         .testTarget(name: "KanbanCoreTests", dependencies: ["KanbanCore"]),
-        .testTarget(name: "KanbanGitTests", dependencies: ["KanbanGit", "KanbanCore", "KanbanProcess"]),
+        .testTarget(name: "KanbanGitTests", dependencies: ["KanbanGit", "KanbanCore", "KanbanSubprocess"]),
         .testTarget(name: "KanbanWatchTests", dependencies: ["KanbanWatch", "KanbanCore"]),
         .testTarget(name: "kanbanTests", dependencies: ["kanban", "KanbanCore", "KanbanWatch", "KanbanGit"]),
     ]

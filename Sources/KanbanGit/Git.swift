@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Foundation
 import KanbanCore
-import KanbanProcess
+import KanbanSubprocess
 
 /// Calls of the `git` program for one directory, each with the same safe setup.
 ///

@@ -1,5 +1,5 @@
 import KanbanCore
-import KanbanProcess
+import KanbanSubprocess
 
 /// How to run git: the program, the environment it gets, and how long each call may take.
 ///

@@ -1,5 +1,5 @@
 import KanbanCore
-import KanbanProcess
+import KanbanSubprocess
 
 /// `git status --porcelain=v2 -z --branch` read into values.
 ///

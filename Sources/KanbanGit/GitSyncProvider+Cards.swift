@@ -1,6 +1,6 @@
 import Foundation
 import KanbanCore
-import KanbanProcess
+import KanbanSubprocess
 
 /// Tidying what plain `git merge`, `git pull` and `git rebase` can leave on a board, which ``BoardMerge`` never
 /// does itself, so that every clone ends with the same board whoever merged how:

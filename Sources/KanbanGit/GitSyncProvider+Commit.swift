@@ -1,6 +1,6 @@
 import Foundation
 import KanbanCore
-import KanbanProcess
+import KanbanSubprocess
 
 extension GitSyncProvider {
     /// Commits exactly `paths` with `message`, as `git commit -- <paths>`: whatever else is staged or changed in the

@@ -1,6 +1,6 @@
 import Foundation
 import KanbanCore
-import KanbanProcess
+import KanbanSubprocess
 
 /// Joining the branch and its upstream when both have new commits: one merge commit, whose board is merged card by
 /// card (``BoardMerge``) and whose other files git merges (`git merge-tree`, with the settings kanban needs whatever

@@ -1,6 +1,6 @@
 import Foundation
 import KanbanCore
-import KanbanProcess
+import KanbanSubprocess
 
 extension GitSyncProvider {
     /// The branch's upstream, from `branch.<name>.remote` and `branch.<name>.merge`.

@@ -1,6 +1,6 @@
 import Foundation
 import KanbanCore
-import KanbanProcess
+import KanbanSubprocess
 
 extension GitSyncProvider {
     /// Every card's history, read from the commits reachable from HEAD: one `git log` over the board's files and two

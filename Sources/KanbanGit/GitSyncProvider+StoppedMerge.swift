@@ -1,6 +1,6 @@
 import Foundation
 import KanbanCore
-import KanbanProcess
+import KanbanSubprocess
 
 /// Finishing a `git merge` (a plain `git pull`) that stopped on conflicts: the cards git could not merge are merged by
 /// the rules ``BoardMerge`` applies to every sync, from the three commits git merged, and the merge is committed.

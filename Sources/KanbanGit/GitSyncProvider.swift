@@ -1,6 +1,6 @@
 import Foundation
 import KanbanCore
-import KanbanProcess
+import KanbanSubprocess
 
 /// Syncs a board through the git repository it lives in, by running the `git` command (never a library).
 ///

@@ -1,5 +1,5 @@
 import KanbanCore
-import KanbanProcess
+import KanbanSubprocess
 
 /// Turns the paths that differ between the last commit and the working tree into card events.
 ///

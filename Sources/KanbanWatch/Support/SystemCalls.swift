@@ -1,5 +1,5 @@
 import KanbanCore
-import KanbanProcess
+import KanbanSubprocess
 
 #if canImport(Glibc)
 import Glibc

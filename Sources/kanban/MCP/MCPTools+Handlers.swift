@@ -1,6 +1,6 @@
 import Foundation
 import KanbanCore
-import KanbanProcess
+import KanbanSubprocess
 
 extension MCPTools {
     // MARK: Running store calls
