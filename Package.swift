@@ -7,12 +7,17 @@ let package = Package(
     products: [
         .library(name: "KanbanCore", targets: ["KanbanCore"]),
         .library(name: "KanbanWatch", targets: ["KanbanWatch"]),
+        // The git sync provider: an app that syncs another way need not link it.
+        .library(name: "KanbanGit", targets: ["KanbanGit"]),
         .executable(name: "kanban", targets: ["kanban"]),
     ],
     targets: [
         .target(name: "KanbanCore"),
-        .target(name: "KanbanWatch", dependencies: ["KanbanCore"]),
-        .executableTarget(name: "kanban", dependencies: ["KanbanCore", "KanbanWatch"], plugins: ["EmbedWebAssets"]),
+        // Child processes (git, hooks, kanban itself), kept out of KanbanCore, which spawns none.
+        .target(name: "KanbanSubprocess", dependencies: ["KanbanCore"]),
+        .target(name: "KanbanWatch", dependencies: ["KanbanCore", "KanbanSubprocess"]),
+        .target(name: "KanbanGit", dependencies: ["KanbanCore", "KanbanSubprocess"]),
+        .executableTarget(name: "kanban", dependencies: ["KanbanCore", "KanbanWatch", "KanbanGit", "KanbanSubprocess"], plugins: ["EmbedWebAssets"]),
         // The page `kanban serve` serves (Web/) embedded in the kanban binary at build time.
         .plugin(name: "EmbedWebAssets", capability: .buildTool(), dependencies: ["kanban-embed"], path: "Plugins/EmbedWebAssets"),
         .executableTarget(name: "kanban-embed", path: "Tools/kanban-embed"),
@@ -20,7 +25,8 @@ let package = Package(
         // The adversaries that attack the guarantees (crash, stress, converge); they drive the kanban binary only.
         .executableTarget(name: "kanban-harness", path: "Harness/kanban-harness"),
         .testTarget(name: "KanbanCoreTests", dependencies: ["KanbanCore"]),
+        .testTarget(name: "KanbanGitTests", dependencies: ["KanbanGit", "KanbanCore", "KanbanSubprocess"]),
         .testTarget(name: "KanbanWatchTests", dependencies: ["KanbanWatch", "KanbanCore"]),
-        .testTarget(name: "kanbanTests", dependencies: ["kanban", "KanbanCore", "KanbanWatch"]),
+        .testTarget(name: "kanbanTests", dependencies: ["kanban", "KanbanCore", "KanbanWatch", "KanbanGit"]),
     ]
 )

@@ -14,7 +14,7 @@ import Darwin
 /// opened relative to their directory's descriptor, never by a path the kernel walks again.
 ///
 /// A link inside the board that stays inside is followed like a directory or file of its own.
-final class BoardRoot: Sendable {
+package final class BoardRoot: Sendable {
     /// The board directory, absolute, links resolved.
     let path: String
     /// The board directory itself.
@@ -70,28 +70,28 @@ final class BoardRoot: Sendable {
     /// The bytes of the regular file `path`, following links inside the board; nil when there is none.
     /// - Throws: ``KanbanError/Code/notRegularFile`` for a FIFO, socket, device or directory (never waited on),
     ///   ``KanbanError/Code/outsideBoard`` for a link leading out.
-    func readIfPresent(_ path: String) throws(KanbanError) -> [UInt8]? {
+    package func readIfPresent(_ path: String) throws(KanbanError) -> [UInt8]? {
         guard let place = try place(of: path) else { return nil }
         return try place.directory.readRegularFile(place.name, path: path)
     }
 
     /// The bytes of the regular file `path`.
     /// - Throws: As ``readIfPresent(_:)``, and ``KanbanError/Code/fileSystem`` when there is no such file.
-    func read(_ path: String) throws(KanbanError) -> [UInt8] {
+    package func read(_ path: String) throws(KanbanError) -> [UInt8] {
         guard let bytes = try readIfPresent(path) else { throw FileSystem.error("read", path, errno: ENOENT) }
         return bytes
     }
 
     /// Writes `path` atomically, making missing directories. A link inside the board is written through (what it
     /// names is replaced), so that a linked `board.md` stays linked.
-    func write(_ bytes: [UInt8], to path: String) throws(KanbanError) {
+    package func write(_ bytes: [UInt8], to path: String) throws(KanbanError) {
         guard let place = try place(of: path, creatingDirectories: true) else { throw FileSystem.error("write", path, errno: ENOENT) }
         try place.directory.writeAtomically(bytes, to: place.name, path: path)
     }
 
     /// Creates `path`, which must not exist, atomically, making missing directories.
     /// - Throws: ``KanbanError/Code/alreadyExists`` when something is there.
-    func create(_ bytes: [UInt8], at path: String) throws(KanbanError) {
+    package func create(_ bytes: [UInt8], at path: String) throws(KanbanError) {
         guard let place = try place(of: path, followingLink: false, creatingDirectories: true) else {
             throw FileSystem.error("create", path, errno: ENOENT)
         }
@@ -99,7 +99,7 @@ final class BoardRoot: Sendable {
     }
 
     /// Removes the entry `path` (a link itself, not what it names); nothing when it is gone.
-    func remove(_ path: String) throws(KanbanError) {
+    package func remove(_ path: String) throws(KanbanError) {
         guard let place = try place(of: path, followingLink: false) else { return }
         try place.directory.remove(place.name, path: path)
     }

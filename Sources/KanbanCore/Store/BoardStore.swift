@@ -270,7 +270,7 @@ public final class BoardStore: Sendable {
     // MARK: Internals shared by the operations
 
     /// The board directory, opened for one operation.
-    func openRoot() throws(KanbanError) -> BoardRoot {
+    package func openRoot() throws(KanbanError) -> BoardRoot {
         try BoardRoot(path: directory)
     }
 
@@ -459,7 +459,7 @@ public struct BoardSnapshot: Sendable {
     /// Files that could not be loaded (each was skipped and left untouched).
     public var diagnostics: [Diagnostic]
     /// What the checks noticed about cards that did load (stale column fields, conflict markers, ...).
-    var findings: [Diagnostic]
+    package var findings: [Diagnostic]
 
     /// The active cards of one column, in order.
     public func cards(inColumn id: String) -> [Card] {

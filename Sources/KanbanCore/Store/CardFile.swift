@@ -305,7 +305,7 @@ package enum CardReader {
     }
 
     /// `fix-login-bug` → `Fix login bug`.
-    static func titleFromSlug(_ slug: String) -> String {
+    package static func titleFromSlug(_ slug: String) -> String {
         let words = slug.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ")
         return words.prefix(1).uppercased() + words.dropFirst()
     }

@@ -8,9 +8,9 @@ import Foundation
 /// The system calls KanbanCore makes, in one place: errno is captured at once, `EINTR` is retried,
 /// descriptors are opened close-on-exec, and failures become ``KanbanError``s that name the file.
 ///
-/// The functions here that take a path are for files outside a board (git's merge inputs, a board being made).
+/// The functions here that take a path are for files outside a board (a board being made, the git provider's files).
 /// A board's own files are reached only through ``BoardRoot``, which never leaves the board directory.
-enum FileSystem {
+package enum FileSystem {
     /// What a directory entry is.
     enum EntryKind: Sendable { case file, directory, symbolicLink, other }
 
@@ -24,7 +24,7 @@ enum FileSystem {
     }
 
     /// The whole regular file at `path` (following links), opened without blocking.
-    static func readFile(_ path: String) throws(KanbanError) -> [UInt8] {
+    package static func readFile(_ path: String) throws(KanbanError) -> [UInt8] {
         let descriptor = retrying { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard descriptor >= 0 else { throw error("read", path, errno: errno) }
         defer { close(descriptor) }
@@ -75,7 +75,7 @@ enum FileSystem {
 
     /// Writes `bytes` to `path` atomically (a hidden temporary file beside it, flushed, then renamed over it).
     /// For files outside a board; a board's files are written through ``BoardRoot``.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(KanbanError) {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(KanbanError) {
         let parent = (path as NSString).deletingLastPathComponent
         guard let directory = try OpenDirectory(parent.isEmpty ? "/" : parent) else {
             throw error("write", path, errno: ENOENT)
@@ -93,7 +93,7 @@ enum FileSystem {
         if mkdir(path, 0o755) != 0 && errno != EEXIST { throw error("create directory", path, errno: errno) }
     }
 
-    static func remove(_ path: String) throws(KanbanError) {
+    package static func remove(_ path: String) throws(KanbanError) {
         if unlink(path) != 0 && errno != ENOENT { throw error("remove", path, errno: errno) }
     }
 
@@ -109,18 +109,18 @@ enum FileSystem {
         return kind(mode: info.st_mode)
     }
 
-    static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
     }
 
-    static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The absolute path with every symbolic link resolved, or nil when it does not exist.
-    static func realPath(_ path: String) -> String? {
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -135,7 +135,7 @@ enum FileSystem {
         }
     }
 
-    static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
+    package static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
         while true {
             let result = call()
             if result >= 0 || errno != EINTR { return result }

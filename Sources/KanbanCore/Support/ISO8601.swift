@@ -172,5 +172,5 @@ package enum ISO8601 {
 
 extension Date {
     /// The date without its fraction of a second, as cards' `modified` times are written.
-    var flooredToSeconds: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
+    package var flooredToSeconds: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
 }

@@ -18,47 +18,54 @@ import Foundation
 /// - `board.md`: merged line by line; where both changed the same lines, column by column and label by label, the
 ///   upstream's value winning where both changed the same one.
 ///
-/// The merge works on file contents alone; reading them from git and committing the result is the caller's part.
-package struct BoardMerge {
+/// The merge works on file contents alone, and runs no programs: reading the versions (from git, from two folders
+/// and a snapshot, from a cloud store) and recording the result is the provider's part. What only a history can tell
+/// (when a side deleted a card, what it held before) comes in through the closures, which default to "unknown".
+public struct BoardMerge {
     /// The files the merge owns (`board.md`, cards and archived cards, relative to the board), with their bytes.
-    package typealias Files = [String: [UInt8]]
+    public typealias Files = [String: [UInt8]]
 
     /// One side of the merge.
-    package enum Side: Sendable {
-        /// The local branch, whose unpushed work this is.
+    public enum Side: Sendable {
+        /// The local side (for git, the branch), whose unsent work this is.
         case ours
-        /// The upstream, which others already have.
+        /// The other side (for git, the upstream), which others already have.
         case theirs
     }
 
     /// The merged files and what was decided about each card that needed a rule.
-    package struct Result: Sendable {
-        package var files: Files
-        package var resolutions: [CardResolution]
+    public struct Result: Sendable {
+        /// The merged board: every file the merge owns that is not deleted, by path relative to the board.
+        public var files: Files
+        /// What a rule decided about cards both sides changed, in slug order.
+        public var resolutions: [CardResolution]
     }
 
-    /// When a side deleted a card: the time of the commit that removed it there; nil when unknown.
-    var deletionTime: (Side, String) -> Date?
-    /// How to run `git merge-file`.
-    var configuration: GitConfiguration
+    /// When a side deleted a card: the time of the change that removed it there; nil when unknown (a change on the
+    /// other side then never outweighs the delete).
+    public var deletionTime: (Side, String) -> Date?
     /// Whether a card with this slug and `created` time was on the board before the merge base (in its history):
     /// then two sides that both hold it without the base are two copies of one card brought back (each side kept
     /// it over a delete), not two cards.
-    package var wasOnBoardBefore: (String, Date) -> Bool = { _, _ in false }
+    public var wasOnBoardBefore: (String, Date) -> Bool = { _, _ in false }
     /// The versions of a card a side held just before it deleted the card (one for each delete whose version no
     /// later delete there supersedes), with their paths: what that side had made of the card, which a change made
     /// after the delete keeps.
-    package var versionsBeforeDelete: (Side, String) -> [VersionBeforeDelete] = { _, _ in [] }
+    public var versionsBeforeDelete: (Side, String) -> [VersionBeforeDelete] = { _, _ in [] }
 
     /// A version of a card the deleting side held before its delete, with the card as it was where that version's
     /// history and the other side's last met: what to merge it against, so that nothing the other side did since
     /// is undone (nil: the card was not there; the merge base's version is used).
-    package struct VersionBeforeDelete: Sendable {
-        package var path: String
-        package var bytes: [UInt8]
-        package var base: [UInt8]?
+    public struct VersionBeforeDelete: Sendable {
+        /// Where the card was, relative to the board.
+        public var path: String
+        /// The card's file.
+        public var bytes: [UInt8]
+        /// The card as it was where this version's history and the other side's last met.
+        public var base: [UInt8]?
 
-        package init(path: String, bytes: [UInt8], base: [UInt8]?) {
+        /// Creates a version.
+        public init(path: String, bytes: [UInt8], base: [UInt8]?) {
             self.path = path
             self.bytes = bytes
             self.base = base
@@ -66,28 +73,40 @@ package struct BoardMerge {
     }
     /// When a side last changed a card without setting its `modified` (an edit made outside kanban, committed by
     /// `kanban sync` or plain git): the time of the commit that made that change; nil when every change there set it.
-    package var unstampedChangeTime: (Side, String) -> Date? = { _, _ in nil }
+    public var unstampedChangeTime: (Side, String) -> Date? = { _, _ in nil }
 
-    package init(configuration: GitConfiguration, deletionTime: @escaping (Side, String) -> Date?) {
-        self.configuration = configuration
+    /// Creates a merge.
+    /// - Parameter deletionTime: When a side deleted a card, by slug; nil when unknown.
+    public init(deletionTime: @escaping (Side, String) -> Date?) {
         self.deletionTime = deletionTime
     }
 
     /// One version of a card.
-    struct Version: Equatable {
-        var path: String
-        var bytes: [UInt8]
-        var file: CardFile
+    package struct Version: Equatable {
+        package var path: String
+        package var bytes: [UInt8]
+        package var file: CardFile
+
+        package init(path: String, bytes: [UInt8], file: CardFile) {
+            self.path = path
+            self.bytes = bytes
+            self.file = file
+        }
     }
 
     /// Merges `ours` and `theirs`, both descended from `base`.
-    /// - Parameter otherSlugs: Slugs of cards not given (decided elsewhere), which a renamed card must not take.
-    package func merge(base: Files, ours: Files, theirs: Files, otherSlugs: Set<String> = []) throws(SyncError) -> Result {
+    /// - Parameters:
+    ///   - base: The board both sides started from.
+    ///   - ours: The local side's board, whose unpushed work this is.
+    ///   - theirs: The other side's board, which others already have.
+    ///   - otherSlugs: Slugs of cards not given (decided elsewhere), which a renamed card must not take.
+    /// - Returns: The merged board, the same whichever machine merges.
+    public func merge(base: Files, ours: Files, theirs: Files, otherSlugs: Set<String> = []) -> Result {
         var files: Files = [:]
         var resolutions: [CardResolution] = []
 
         let boardPath = BoardFile.path
-        if let merged = try mergeBoardFile(base: base[boardPath], ours: ours[boardPath], theirs: theirs[boardPath]) {
+        if let merged = mergeBoardFile(base: base[boardPath], ours: ours[boardPath], theirs: theirs[boardPath]) {
             files[boardPath] = merged
         }
         let columnOrder = files[boardPath].flatMap { try? BoardFile(bytes: $0).board.columns.map(\.id) } ?? []
@@ -106,8 +125,8 @@ package struct BoardMerge {
                     // be copies of one): the first created keeps it, the other takes a new slug.
                     if paths[0].isEmpty, let o = ours[path], let t = theirs[path], o != t, let file = BoardPath(path)?.card {
                         if isBroughtBack(slug, o, t) {
-                            files[path] = try Self.keepOnce(Version(path: path, bytes: o, file: file), Version(path: path, bytes: t, file: file),
-                                                            columnOrder: columnOrder, configuration: configuration).bytes
+                            files[path] = Self.keepOnce(Version(path: path, bytes: o, file: file), Version(path: path, bytes: t, file: file),
+                                                            columnOrder: columnOrder).bytes
                             continue
                         }
                         let (keep, other) = Self.keepsSlug(o, over: t) ? (o, t) : (t, o)
@@ -121,11 +140,11 @@ package struct BoardMerge {
                        (o == nil ? paths[1] : paths[2]).isEmpty {
                         let deleter: Side = o == nil ? .ours : .theirs
                         let changed = stamped(Version(path: path, bytes: kept, file: file), side: deleter == .ours ? .theirs : .ours, slug: slug)
-                        resolutions += try keepOrDelete(slug, base: Version(path: path, bytes: b, file: file), changed: changed,
+                        resolutions += keepOrDelete(slug, base: Version(path: path, bytes: b, file: file), changed: changed,
                                                         deletedBy: deleter, columnOrder: columnOrder, into: &files)
                         continue
                     }
-                    if let bytes = try mergeByPath(base: b, ours: o, theirs: t, columnOrder: columnOrder) {
+                    if let bytes = mergeByPath(base: b, ours: o, theirs: t, columnOrder: columnOrder) {
                         files[path] = bytes
                     }
                 }
@@ -154,7 +173,7 @@ package struct BoardMerge {
             case let (o?, t?):
                 guard let b else {
                     if isBroughtBack(slug, o.bytes, t.bytes) {
-                        let kept = try Self.keepOnce(o, t, columnOrder: columnOrder, configuration: configuration)
+                        let kept = Self.keepOnce(o, t, columnOrder: columnOrder)
                         files[kept.path] = kept.bytes
                         continue
                     }
@@ -164,12 +183,12 @@ package struct BoardMerge {
                     renamed.append(other)
                     continue
                 }
-                var merged = try mergeChanged(base: b, ours: o, theirs: t, columnOrder: columnOrder)
+                var merged = mergeChanged(base: b, ours: o, theirs: t, columnOrder: columnOrder)
                 // A side that deleted the card and then had it back (a plain `git pull --rebase` that replayed an
                 // older move of it as an add): what that side held before the delete is merged in, as for a card
                 // kept over a delete.
                 for side in [Side.ours, .theirs] {
-                    let (version, keepsText) = try mergingVersionsBeforeDelete(of: slug, on: side, into: merged.version, base: b,
+                    let (version, keepsText) = mergingVersionsBeforeDelete(of: slug, on: side, into: merged.version, base: b,
                                                                                columnOrder: columnOrder)
                     merged.version = version
                     if keepsText && !merged.resolutions.contains(where: { $0.kind == .keptText }) {
@@ -179,9 +198,9 @@ package struct BoardMerge {
                 files[merged.version.path] = merged.version.bytes
                 resolutions += merged.resolutions
             case let (nil, t?):
-                resolutions += try keepOrDelete(slug, base: b, changed: t, deletedBy: .ours, columnOrder: columnOrder, into: &files)
+                resolutions += keepOrDelete(slug, base: b, changed: t, deletedBy: .ours, columnOrder: columnOrder, into: &files)
             case let (o?, nil):
-                resolutions += try keepOrDelete(slug, base: b, changed: o, deletedBy: .theirs, columnOrder: columnOrder, into: &files)
+                resolutions += keepOrDelete(slug, base: b, changed: o, deletedBy: .theirs, columnOrder: columnOrder, into: &files)
             case (nil, nil):
                 break  // deleted on both sides
             }
@@ -192,8 +211,7 @@ package struct BoardMerge {
             let stable = Self.newSlug(for: version.file.slug, card: version.bytes) { _ in false }
             let stablePath = Self.path(of: version.file, renamedTo: stable)
             if let there = files[stablePath], let created = Self.createdTime(there), created == Self.createdTime(version.bytes) {
-                files[stablePath] = try CardMerge.merge(base: [], ours: version.bytes, theirs: there, columnOrder: columnOrder,
-                                                        configuration: configuration).bytes
+                files[stablePath] = CardMerge.merge(base: [], ours: version.bytes, theirs: there, columnOrder: columnOrder).bytes
                 resolutions.append(CardResolution(slug: version.file.slug, keptPath: stablePath, removedPaths: [], kind: .renamed, newSlug: stable))
                 continue
             }
@@ -219,12 +237,10 @@ package struct BoardMerge {
     /// Two copies of one card merged without a common version: every key counts as changed on both sides (the later
     /// version's value wins, labels join), body lines only the loser has are kept in a section rather than dropped,
     /// and the card goes where the later version put it.
-    static func keepOnce(_ first: Version, _ second: Version, columnOrder: [String],
-                         configuration: GitConfiguration) throws(SyncError) -> Version {
+    package static func keepOnce(_ first: Version, _ second: Version, columnOrder: [String]) -> Version {
         let firstWins = CardMerge.prefersOurs(ranked(first, columnOrder), ranked(second, columnOrder))
         let (winner, loser) = firstWins ? (first, second) : (second, first)
-        let merged = try CardMerge.merge(base: [], ours: winner.bytes, theirs: loser.bytes, columnOrder: columnOrder,
-                                         configuration: configuration)
+        let merged = CardMerge.merge(base: [], ours: winner.bytes, theirs: loser.bytes, columnOrder: columnOrder)
         return Version(path: winner.path, bytes: merged.bytes, file: winner.file)
     }
 
@@ -240,7 +256,7 @@ package struct BoardMerge {
 
     /// Of two different cards with one slug, whether `card` keeps it over `other`: the one created first (then the
     /// one whose bytes sort first), so that every machine keeps the same one, whichever side it merges from.
-    static func keepsSlug(_ card: [UInt8], over other: [UInt8]) -> Bool {
+    package static func keepsSlug(_ card: [UInt8], over other: [UInt8]) -> Bool {
         switch (createdTime(card), createdTime(other)) {
         case let (left?, right?) where left != right: return left < right
         case (.some, nil): return true
@@ -250,14 +266,14 @@ package struct BoardMerge {
     }
 
     /// A card file's `created` time, which copies of one card share and tells two cards apart.
-    static func createdTime(_ bytes: [UInt8]) -> Date? {
+    package static func createdTime(_ bytes: [UInt8]) -> Date? {
         (try? FrontmatterDocument(bytes: bytes, dialect: .card))?.value(forKey: "created")?.string.flatMap(ISO8601.date(from:))
     }
 
     /// The new slug of `card`, which gave up `slug` to another card: `slug-` and a suffix made from the card itself
     /// (its `created` time, else its bytes), so that every clone renaming it picks the same one, whatever else it
     /// holds; with `-2`, `-3` ... added only when a different card already has that.
-    static func newSlug(for slug: String, card: [UInt8], isTaken: (String) -> Bool) -> String {
+    package static func newSlug(for slug: String, card: [UInt8], isTaken: (String) -> Bool) -> String {
         let number: UInt64
         if let created = createdTime(card), created.timeIntervalSince1970 > 0 {
             number = UInt64(created.timeIntervalSince1970)
@@ -268,16 +284,15 @@ package struct BoardMerge {
     }
 
     /// `file`'s path with the slug `slug`: `cards/todo/x-2.md`, or `archive/2026-01-05-x-2.md`.
-    static func path(of file: CardFile, renamedTo slug: String) -> String {
+    package static func path(of file: CardFile, renamedTo slug: String) -> String {
         if let column = file.directoryColumn { return "cards/\(column)/\(slug).md" }
         return "archive/" + (file.archivedOn.map { $0 + "-" } ?? "") + slug + ".md"
     }
 
     /// A card both sides changed: the merged contents, in the place the rules choose.
     private func mergeChanged(base: Version, ours: Version, theirs: Version,
-                              columnOrder: [String]) throws(SyncError) -> (version: Version, resolutions: [CardResolution]) {
-        let outcome = try CardMerge.merge(base: base.bytes, ours: ours.bytes, theirs: theirs.bytes, columnOrder: columnOrder,
-                                          configuration: configuration)
+                              columnOrder: [String]) -> (version: Version, resolutions: [CardResolution]) {
+        let outcome = CardMerge.merge(base: base.bytes, ours: ours.bytes, theirs: theirs.bytes, columnOrder: columnOrder)
         let kept: Version
         let moved: Bool
         if ours.path == theirs.path {
@@ -311,7 +326,7 @@ package struct BoardMerge {
     /// delete (a label, a body line) is merged in by the usual rules, so the result does not depend on whether that
     /// change reached the other side before or after the delete did.
     private func keepOrDelete(_ slug: String, base: Version?, changed: Version, deletedBy side: Side, columnOrder: [String],
-                              into files: inout Files) throws(SyncError) -> [CardResolution] {
+                              into files: inout Files) -> [CardResolution] {
         guard let modified = Self.modifiedTime(changed.bytes), let deleted = deletionTime(side, slug),
               modified > deleted.flooredToSeconds else {
             return [CardResolution(slug: slug, keptPath: changed.path, removedPaths: [changed.path], kind: .deleted)]
@@ -319,7 +334,7 @@ package struct BoardMerge {
         var kept = changed
         var keepsText = false
         if let base {
-            (kept, keepsText) = try mergingVersionsBeforeDelete(of: slug, on: side, into: kept, base: base, columnOrder: columnOrder)
+            (kept, keepsText) = mergingVersionsBeforeDelete(of: slug, on: side, into: kept, base: base, columnOrder: columnOrder)
         }
         files[kept.path] = kept.bytes
         return [CardResolution(slug: slug, keptPath: kept.path, removedPaths: [], kind: .keptAfterDelete)]
@@ -330,15 +345,15 @@ package struct BoardMerge {
     /// version against the card where its history met the other side's; and whether text was kept in a section.
     /// Versions of another card that had the slug before (their `created` differs) are left out.
     private func mergingVersionsBeforeDelete(of slug: String, on side: Side, into kept: Version, base: Version,
-                                             columnOrder: [String]) throws(SyncError) -> (Version, keepsText: Bool) {
+                                             columnOrder: [String]) -> (Version, keepsText: Bool) {
         var kept = kept
         var keepsText = false
         for before in versionsBeforeDelete(side, slug) where before.bytes != (before.base ?? base.bytes) && before.bytes != kept.bytes {
             guard let file = BoardPath(before.path)?.card,
                   !CardMerge.pairsDifferentCards(base: [], ours: kept.bytes, theirs: before.bytes) else { continue }
             let meeting = before.base.map { Version(path: base.path, bytes: $0, file: base.file) } ?? base
-            let merged = try mergeChanged(base: meeting, ours: kept, theirs: Version(path: before.path, bytes: before.bytes, file: file),
-                                          columnOrder: columnOrder)
+            let merged = mergeChanged(base: meeting, ours: kept, theirs: Version(path: before.path, bytes: before.bytes, file: file),
+                                      columnOrder: columnOrder)
             kept = merged.version
             keepsText = keepsText || merged.resolutions.contains { $0.kind == .keptText }
         }
@@ -356,16 +371,16 @@ package struct BoardMerge {
     }
 
     /// A card file's `modified` time.
-    static func modifiedTime(_ bytes: [UInt8]) -> Date? {
+    package static func modifiedTime(_ bytes: [UInt8]) -> Date? {
         (try? FrontmatterDocument(bytes: bytes, dialect: .card))?.value(forKey: "modified")?.string.flatMap(ISO8601.date(from:))
     }
 
     /// A path merged without looking for its card elsewhere (its slug is on several paths in some version).
-    private func mergeByPath(base: [UInt8]?, ours: [UInt8]?, theirs: [UInt8]?, columnOrder: [String]) throws(SyncError) -> [UInt8]? {
+    private func mergeByPath(base: [UInt8]?, ours: [UInt8]?, theirs: [UInt8]?, columnOrder: [String]) -> [UInt8]? {
         if ours == theirs || theirs == base { return ours }
         if ours == base { return theirs }
         guard let ours, let theirs else { return ours ?? theirs }  // moved away on one side, changed on the other: kept
-        return try CardMerge.merge(base: base ?? [], ours: ours, theirs: theirs, columnOrder: columnOrder, configuration: configuration).bytes
+        return CardMerge.merge(base: base ?? [], ours: ours, theirs: theirs, columnOrder: columnOrder).bytes
     }
 
     /// The ranking data of a card version, its column taken from its place (the archive after every column).
@@ -380,12 +395,12 @@ package struct BoardMerge {
 
     /// `board.md` merged: line by line where that is clean, else title, columns, labels and other keys one by one,
     /// the upstream's value winning where both sides changed the same one, and the bodies line by line.
-    func mergeBoardFile(base: [UInt8]?, ours: [UInt8]?, theirs: [UInt8]?) throws(SyncError) -> [UInt8]? {
+    func mergeBoardFile(base: [UInt8]?, ours: [UInt8]?, theirs: [UInt8]?) -> [UInt8]? {
         if ours == theirs || theirs == base { return ours }
         if ours == base { return theirs }
         guard let ours, let theirs else { return ours ?? theirs }
-        let lines = try CardMerge.mergeLines(base: String(decoding: base ?? [], as: UTF8.self), ours: String(decoding: ours, as: UTF8.self),
-                                             theirs: String(decoding: theirs, as: UTF8.self), oursWins: false, configuration: configuration)
+        let lines = CardMerge.mergeLines(base: String(decoding: base ?? [], as: UTF8.self), ours: String(decoding: ours, as: UTF8.self),
+                                         theirs: String(decoding: theirs, as: UTF8.self), oursWins: false)
         if lines.kept == nil, let merged = try? BoardFile(bytes: Array(lines.text.utf8)) { return merged.bytes() }
         guard let baseFile = base.flatMap({ try? BoardFile(bytes: $0) }), var result = try? BoardFile(bytes: ours),
               let theirsFile = try? BoardFile(bytes: theirs) else {
@@ -415,8 +430,8 @@ package struct BoardMerge {
                 if let value { result.document.setValue(CardMerge.keepingPlainStyle(value), forKey: key) } else { result.document.removeValue(forKey: key) }
             }
         }
-        let body = try CardMerge.mergeLines(base: baseFile.document.body, ours: result.document.body, theirs: theirsFile.document.body,
-                                            oursWins: false, configuration: configuration)
+        let body = CardMerge.mergeLines(base: baseFile.document.body, ours: result.document.body, theirs: theirsFile.document.body,
+                                        oursWins: false)
         result.document.setBody(body.kept.map { KeptText.appending($0, as: .conflict, to: body.text) } ?? body.text)
         return result.bytes()
     }

@@ -1,5 +1,5 @@
 /// What a path inside the board directory is to the board.
-enum BoardPath: Sendable, Hashable {
+package enum BoardPath: Sendable, Hashable {
     /// `board.md`.
     case boardFile
     /// A card file, active or archived.
@@ -7,7 +7,7 @@ enum BoardPath: Sendable, Hashable {
 
     /// The board path `path` (relative to the board) names, or nil for files that are not part of the board
     /// (a README, `.gitattributes`, editor litter, a file nested too deep).
-    init?(_ path: String) {
+    package init?(_ path: String) {
         if path == BoardFile.path {
             self = .boardFile
             return
@@ -24,7 +24,7 @@ enum BoardPath: Sendable, Hashable {
     }
 
     /// The card file, when the path is a card.
-    var card: CardFile? {
+    package var card: CardFile? {
         if case .card(let file) = self { return file }
         return nil
     }

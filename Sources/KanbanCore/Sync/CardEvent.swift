@@ -89,7 +89,7 @@ public struct CardEvent: Sendable, Hashable {
 
     /// What changed between two versions of a card, by key (`title`, `labels`, `position`, other keys) and `body`;
     /// `modified` and `column` are left out.
-    static func changedFields(from old: Card, to new: Card) -> [String] {
+    package static func changedFields(from old: Card, to new: Card) -> [String] {
         var fields: [String] = []
         if old.title != new.title { fields.append("title") }
         if old.labels != new.labels { fields.append("labels") }

@@ -11,17 +11,19 @@ import Foundation
 ///   the column (or, when both or neither did, from the later version), so a card never gets one side's column and
 ///   the other side's position.
 ///
-/// The bodies are merged line by line (`git merge-file`). Where both sides changed the same lines, the later
+/// The bodies are merged line by line (``LineMerge``, as `git merge-file` merges them). Where both sides changed the same lines, the later
 /// version's lines stay in place and the other side's are kept in a marked section at the end of the body
 /// (``KeptText``): the merge always gives a card, never conflict markers, and no text is lost. Files that are not
 /// cards with frontmatter on both sides are merged as text the same way.
-package enum CardMerge {
+///
+/// The rules are pure: they read no files and run no programs, so any sync provider can use them.
+public enum CardMerge {
     /// A merged card file.
-    package struct Outcome: Sendable, Hashable {
+    public struct Outcome: Sendable, Hashable {
         /// The merged file.
-        package var bytes: [UInt8]
+        public var bytes: [UInt8]
         /// Whether text of the losing side was kept in a section (both sides changed the same lines).
-        package var keepsText: Bool
+        public var keepsText: Bool
     }
 
     /// What decides which of two versions of a card is the later one.
@@ -40,17 +42,15 @@ package enum CardMerge {
     ///   - ours: The current branch's version.
     ///   - theirs: The other branch's version.
     ///   - columnOrder: The board's column ids in order, to break a tie between equally recent versions.
-    ///   - configuration: How to run `git merge-file`.
-    /// - Throws: ``SyncError`` when `git merge-file` cannot be run at all.
-    package static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8], columnOrder: [String],
-                              configuration: GitConfiguration) throws(SyncError) -> Outcome {
+    /// - Returns: The merged file, never with conflict markers.
+    public static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8], columnOrder: [String]) -> Outcome {
         guard let baseDocument = try? FrontmatterDocument(bytes: base, dialect: .card),
               var result = try? FrontmatterDocument(bytes: ours, dialect: .card), result.hasFrontmatter,
               let theirsDocument = try? FrontmatterDocument(bytes: theirs, dialect: .card), theirsDocument.hasFrontmatter else {
             // Not cards on both sides: merged as text, the later bytes winning where both changed the same lines.
             let oursWins = !ours.lexicographicallyPrecedes(theirs)
-            let merged = try mergeLines(base: String(decoding: base, as: UTF8.self), ours: String(decoding: ours, as: UTF8.self),
-                                        theirs: String(decoding: theirs, as: UTF8.self), oursWins: oursWins, configuration: configuration)
+            let merged = mergeLines(base: String(decoding: base, as: UTF8.self), ours: String(decoding: ours, as: UTF8.self),
+                                    theirs: String(decoding: theirs, as: UTF8.self), oursWins: oursWins)
             guard let kept = merged.kept else { return Outcome(bytes: Array(merged.text.utf8), keepsText: false) }
             return Outcome(bytes: Array(KeptText.appending(kept, as: .conflict, to: merged.text).utf8), keepsText: true)
         }
@@ -66,8 +66,7 @@ package enum CardMerge {
             if oursBody == baseBody {
                 result.setBody(theirsBody)
             } else {
-                let merged = try mergeLines(base: baseBody, ours: oursBody, theirs: theirsBody, oursWins: oursWins,
-                                            configuration: configuration)
+                let merged = mergeLines(base: baseBody, ours: oursBody, theirs: theirsBody, oursWins: oursWins)
                 if let kept = merged.kept {
                     result.setBody(KeptText.appending(kept, as: .conflict, to: merged.text))
                     keepsText = true
@@ -81,13 +80,13 @@ package enum CardMerge {
 
     /// Whether `ours` and `theirs` are two different cards that both sides added under one name (there is no common
     /// version): what git's merge driver cannot merge, and keeps as ``KeptText/Kind/otherCard``.
-    package static func areTwoCards(base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> Bool {
+    public static func areTwoCards(base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> Bool {
         base.isEmpty && ours != theirs && !ours.isEmpty && !theirs.isEmpty
     }
 
     /// `host` with `other`, a whole card file, kept in a section at the end of its body, for `kanban sync` or
     /// `kanban doctor --fix` to move to a card of its own.
-    package static func keeping(_ other: [UInt8], in host: [UInt8]) -> [UInt8] {
+    public static func keeping(_ other: [UInt8], in host: [UInt8]) -> [UInt8] {
         let text = String(decoding: other, as: UTF8.self)
         guard var document = try? FrontmatterDocument(bytes: host, dialect: .card) else {
             return Array(KeptText.appending(text, as: .otherCard, to: String(decoding: host, as: UTF8.self)).utf8)
@@ -212,87 +211,31 @@ package enum CardMerge {
         return []
     }
 
-    /// Merges three texts line by line with `git merge-file`. Where both sides changed the same lines, the winner's
-    /// lines stay in place and the loser's are returned as `kept`, the hunks one after another. Texts git cannot merge
-    /// (it takes them for binary) give the winner's text, and the loser's whole as `kept`.
+    /// Merges three texts line by line (``LineMerge``). Where both sides changed the same lines, the winner's lines
+    /// stay in place and the loser's are returned as `kept`, the conflicts one after another. Texts with a NUL byte
+    /// in their first 8000 bytes, which git calls binary and will not merge, give the winner's text, and the loser's
+    /// whole as `kept`, as they did when `git merge-file` merged them.
     /// - Parameter oursWins: Which side's lines stay where both changed the same ones.
-    static func mergeLines(base: String, ours: String, theirs: String, oursWins: Bool,
-                           configuration: GitConfiguration) throws(SyncError) -> (text: String, kept: String?) {
+    static func mergeLines(base: String, ours: String, theirs: String, oursWins: Bool) -> (text: String, kept: String?) {
         if ours == theirs || theirs == base { return (ours, nil) }
         if ours == base { return (theirs, nil) }
-        // Markers no line of the texts starts with, so that the output splits without doubt.
-        var size = 7
-        let lines = [base, ours, theirs].flatMap { $0.lineSlices(omittingEmpty: true) }
-        while size < 1_000, lines.contains(where: { line in ["<", "=", ">", "|"].contains { line.hasPrefix(String(repeating: $0, count: size)) } }) {
-            size *= 2
-        }
-        let output = try runMergeFile(base: Array(base.utf8), ours: Array(ours.utf8), theirs: Array(theirs.utf8), markerSize: size,
-                                      configuration: configuration)
-        guard let output else { return oursWins ? (ours, theirs) : (theirs, ours) }
-        guard output.conflicts else { return (String(decoding: output.bytes, as: UTF8.self), nil) }
-        let open = String(repeating: "<", count: size) + " "
-        let middle = String(repeating: "=", count: size)
-        let close = String(repeating: ">", count: size) + " "
-        var text: [Substring] = []
+        let texts = [Array(base.utf8), Array(ours.utf8), Array(theirs.utf8)]
+        if texts.contains(where: { $0.prefix(8000).contains(0) }) { return oursWins ? (ours, theirs) : (theirs, ours) }
+        var text: [UInt8] = []
         var kept: [Substring] = []
-        var oursSide: [Substring] = []
-        var theirsSide: [Substring] = []
-        enum Where { case outside, ours, base, theirs }
-        var place = Where.outside
-        let merged = String(decoding: output.bytes, as: UTF8.self)
-        let endsWithBreak = merged.endsWithLineBreak
-        for line in merged.lineSlices().dropLast(endsWithBreak ? 1 : 0) {
-            // git writes its markers with the file's line ends: `=======\r` in a CRLF file.
-            let marker = line.droppingCarriageReturn
-            switch place {
-            case .outside where marker.hasPrefix(open):
-                place = .ours
-            case .ours where marker.hasPrefix(String(repeating: "|", count: size)):
-                place = .base  // a diff3-style base section, should a setting ask for one: the base's lines are not kept
-            case .ours where marker == middle, .base where marker == middle:
-                place = .theirs
-            case .base:
-                break
-            case .theirs where marker.hasPrefix(close):
-                text += oursWins ? oursSide : theirsSide
+        for region in LineMerge(base: texts[0], ours: texts[1], theirs: texts[2]).regions {
+            switch region {
+            case .merged(let bytes):
+                text += bytes
+            case .conflict(let conflict):
+                text += oursWins ? conflict.ours : conflict.theirs
+                // Each side ends with a line break: its lines are the text before the last.
+                let loser = String(decoding: oursWins ? conflict.theirs : conflict.ours, as: UTF8.self)
                 if !kept.isEmpty { kept.append("") }
-                kept += oursWins ? theirsSide : oursSide
-                oursSide = []
-                theirsSide = []
-                place = .outside
-            case .outside: text.append(line)
-            case .ours: oursSide.append(line)
-            case .theirs: theirsSide.append(line)
+                kept += loser.lineSlices().dropLast()
             }
         }
-        // A hunk git did not close (it always does) keeps both sides rather than lose either.
-        text += oursSide + theirsSide
-        let result = text.joined(separator: "\n") + (endsWithBreak && !text.isEmpty ? "\n" : "")
         let keptText = kept.joined(separator: "\n")
-        return (result, keptText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : keptText + "\n")
-    }
-
-    /// `git merge-file --stdout` of three texts: the merge with markers of `markerSize`, and whether it has conflicts;
-    /// nil when git cannot merge them (binary files).
-    private static func runMergeFile(base: [UInt8], ours: [UInt8], theirs: [UInt8], markerSize: Int,
-                                     configuration: GitConfiguration) throws(SyncError) -> (bytes: [UInt8], conflicts: Bool)? {
-        let temporary = configuration.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        let directory = try Subprocess.makeTemporaryDirectory(in: temporary)
-        let names = ["ours", "base", "theirs"]
-        defer {
-            for name in names { try? FileSystem.remove(directory + "/" + name) }
-            FileSystem.removeDirectoryIfEmpty(directory)
-        }
-        do {
-            for (name, bytes) in zip(names, [ours, base, theirs]) {
-                try FileSystem.writeAtomically(bytes, to: directory + "/" + name)
-            }
-        } catch {
-            throw SyncError(.gitFailed, "cannot write the versions to merge: \(error.message)")
-        }
-        let git = Git(configuration: configuration, directory: directory)
-        let output = try git.run(["-c", "merge.conflictStyle=merge", "merge-file", "--stdout", "--marker-size=\(markerSize)", "-L", "ours", "-L", "base", "-L", "theirs"] + names)
-        guard output.status >= 0 && output.status < 128 else { return nil }
-        return (output.output, output.status > 0)
+        return (String(decoding: text, as: UTF8.self), keptText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : keptText + "\n")
     }
 }

@@ -1,35 +1,44 @@
 import Foundation
 
-/// A way to share a board: record changes, bring in other people's, send out one's own.
+/// A way to share a board between people and machines: record local changes, bring in others' and merge them,
+/// send out one's own.
 ///
-/// ``GitSyncProvider`` drives the `git` command; an app can plug in another backend. Every operation either does
-/// what it says or throws a ``SyncError`` having lost nothing.
+/// A provider owns the transport (git, a shared folder, a cloud store) and whatever history it keeps; the merging is
+/// the same for all: two sides that both changed the board are reconciled card by card by ``BoardMerge`` (and card
+/// bodies line by line by ``LineMerge``), so every provider converges the same way. `KanbanGit`'s `GitSyncProvider`
+/// drives the `git` command; an app that syncs another way writes a provider and reuses the rules. Every operation
+/// either does what it says or throws a ``SyncError`` having lost nothing.
 public protocol SyncProvider: Sendable {
-    /// Where the board stands: whether it can sync, the branch and upstream, the uncommitted card changes.
-    /// A board that cannot sync (no repository, no git) is a status, not an error.
-    func status() throws(SyncError) -> SyncStatus
+    /// Where the board stands: the changes not recorded yet, the changes waiting to go out or come in, and what
+    /// stands in the way of syncing. A board that cannot sync is a state, not an error.
+    func state() throws(SyncError) -> SyncState
 
     /// Records exactly `paths` (relative to the board) as one change, never anything else.
-    /// - Returns: The commit, or nil when the paths hold no change (no empty commits are made).
+    /// - Returns: The change recorded, or nil when the paths hold no change (no empty changes are made).
     func commit(paths: [String], message: CommitMessage) throws(SyncError) -> CommitResult?
 
-    /// Records every uncommitted change of the board as one change, never files outside the board.
+    /// Records every change of the board not recorded yet as one change, never files outside the board.
     /// - Parameter message: The message; when nil, one listing the card changes.
-    /// - Returns: The commit, or nil when nothing changed.
+    /// - Returns: The change recorded, or nil when nothing changed.
     func commitPendingChanges(message: CommitMessage?) throws(SyncError) -> CommitResult?
 
-    /// Brings in the upstream's changes, merging the board card by card by rules that need no person. On a conflict
-    /// outside the board it leaves everything as it was and throws ``SyncError/Code/conflict``.
+    /// Brings in the other side's changes, merging the board card by card by rules that need no person
+    /// (``BoardMerge``). Work it cannot merge is left as it was and reported with ``SyncError/Code/conflict``.
     func pull() throws(SyncError) -> PullResult
 
-    /// Sends local commits to the upstream, never by force; when the upstream moved on, pulls and tries again.
+    /// Sends the recorded local changes out, never overwriting others' work; when the other side moved on, pulls and
+    /// tries again.
     func push() throws(SyncError) -> PushResult
 
-    /// The commits that touched a card, newest first, across columns and the archive.
+    /// The recorded changes that touched a card, newest first, across columns and the archive; empty for a provider
+    /// that keeps no history (the default).
     func history(ofCard slug: String) throws(SyncError) -> [HistoryEntry]
 }
 
 extension SyncProvider {
+    /// No history: what a provider that keeps none returns.
+    public func history(ofCard slug: String) throws(SyncError) -> [HistoryEntry] { [] }
+
     /// Records the files a store operation wrote and removed as one change.
     /// - Returns: The commit, or nil when the change touched nothing.
     @discardableResult
@@ -51,16 +60,16 @@ extension SyncProvider {
     }
 }
 
-/// A commit that was made.
+/// A change a provider recorded (for git, a commit).
 public struct CommitResult: Sendable, Hashable {
-    /// The commit's full hash.
+    /// The change's identifier, unique to the provider: for git, the commit's full hash.
     public var commit: String
     /// The message it was made with.
     public var message: CommitMessage
     /// The board files it recorded, relative to the board.
     public var paths: [String]
 
-    /// The abbreviated hash, as `git log --oneline` shows it.
+    /// The identifier's first 7 characters (for git, the abbreviated hash `git log --oneline` shows).
     public var shortCommit: String { String(commit.prefix(7)) }
 
     /// Creates a result.
@@ -73,29 +82,31 @@ public struct CommitResult: Sendable, Hashable {
 
 /// What a pull did.
 public struct PullResult: Sendable, Hashable {
-    /// How the branch was brought up to date.
+    /// How the local board was brought up to date.
     public enum Kind: String, Sendable, Hashable {
-        /// Nothing new upstream.
+        /// Nothing new on the other side.
         case upToDate = "up-to-date"
-        /// The branch had no commits of its own: it now points at the upstream.
+        /// Only the other side had changes: the local board now is the other side's (git: the branch points at the
+        /// upstream).
         case fastForward = "fast-forward"
-        /// Both had new commits: a merge commit joins them, the board merged card by card.
+        /// Both had changes: the board was merged card by card (git: in a merge commit).
         case merged
-        /// The upstream branch does not exist yet (a first push creates it).
+        /// The other side holds no board yet (a first push makes it; git: no upstream branch).
         case noUpstreamBranch = "no-upstream-branch"
     }
 
-    /// How the branch was brought up to date.
+    /// How the local board was brought up to date.
     public var kind: Kind
-    /// Commits brought in from the upstream.
+    /// Changes brought in from the other side (git: commits).
     public var incoming: Int
-    /// Local commits the upstream did not have.
+    /// Local changes the other side did not have.
     public var replayed: Int
     /// The cards a rule decided about, in slug order.
     public var resolutions: [CardResolution]
-    /// The commit that recorded tidying after the pull (cards kept once, cards split out), when one was needed.
+    /// The change that recorded tidying after the pull (cards kept once, cards split out), when one was needed.
     public var resolutionCommit: CommitResult?
-    /// Whether uncommitted work put aside for the pull could not be put back cleanly: it is kept in `git stash list`.
+    /// Whether unrecorded work put aside for the pull could not be put back cleanly (git: it is kept in
+    /// `git stash list`).
     public var isStashKept = false
 
     /// Creates a result.
@@ -104,30 +115,6 @@ public struct PullResult: Sendable, Hashable {
         self.kind = kind
         self.incoming = incoming
         self.replayed = replayed
-        self.resolutions = resolutions
-        self.resolutionCommit = resolutionCommit
-    }
-}
-
-/// A `git merge` that had stopped on cards, finished by ``GitSyncProvider/finishMerge()``.
-public struct FinishedMerge: Sendable, Hashable {
-    /// The merge commit; its paths are the board files git had stopped on.
-    public var commit: CommitResult
-    /// The slugs of the cards git had stopped on, in order.
-    public var cards: [String]
-    /// Whether git had stopped on `board.md` too.
-    public var isBoardFileMerged: Bool
-    /// The cards a rule decided about, those git stopped on and then those tidied.
-    public var resolutions: [CardResolution]
-    /// The commit that recorded tidying after the merge (cards kept once, cards split out), when one was needed.
-    public var resolutionCommit: CommitResult?
-
-    /// Creates a result.
-    public init(commit: CommitResult, cards: [String] = [], isBoardFileMerged: Bool = false, resolutions: [CardResolution] = [],
-                resolutionCommit: CommitResult? = nil) {
-        self.commit = commit
-        self.cards = cards
-        self.isBoardFileMerged = isBoardFileMerged
         self.resolutions = resolutions
         self.resolutionCommit = resolutionCommit
     }
@@ -177,11 +164,11 @@ public struct CardResolution: Sendable, Hashable {
 
 /// What a push did.
 public struct PushResult: Sendable, Hashable {
-    /// Commits sent.
+    /// Changes sent (git: commits).
     public var pushed: Int
-    /// The upstream they went to, such as `origin/main`.
+    /// Where they went (git: the upstream, such as `origin/main`).
     public var upstream: String
-    /// The pulls made because the upstream had moved on, in order.
+    /// The pulls made because the other side had moved on, in order.
     public var pulls: [PullResult]
 
     /// Creates a result.
@@ -192,9 +179,9 @@ public struct PushResult: Sendable, Hashable {
     }
 }
 
-/// One commit in a card's history.
+/// One recorded change in a card's history (git: a commit).
 public struct HistoryEntry: Sendable, Hashable {
-    /// The full hash.
+    /// The change's identifier (git: the full hash).
     public var commit: String
     /// When it was authored.
     public var date: Date

@@ -1,4 +1,5 @@
 import KanbanCore
+import KanbanSubprocess
 
 #if canImport(Glibc)
 import Glibc

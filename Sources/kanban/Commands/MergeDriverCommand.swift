@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanGit
 
 /// `kanban merge-driver BASE OURS THEIRS [PATH]`: git's merge driver for cards (`%O %A %B %P`).
 enum MergeDriverCommand: KanbanCommand {
@@ -57,18 +58,10 @@ enum MergeDriverCommand: KanbanCommand {
             merged = CardMerge.keeping(rebasing ? theirs : ours, in: rebasing ? ours : theirs)
             note = "two different cards were added under this name; the other one is kept inside it until 'kanban sync' or 'kanban doctor --fix' makes it a card of its own"
         } else {
-            do {
-                let outcome = try CardMerge.merge(base: base, ours: ours, theirs: theirs, columnOrder: columnOrder(near: path, context),
-                                                  configuration: try context.gitConfiguration())
-                merged = outcome.bytes
-                if outcome.keepsText {
-                    note = "both sides changed the same lines; the later version's are in place and the other side's are kept at the end of the card"
-                }
-            } catch {
-                // git could not be run: keep both versions whole rather than fail the merge.
-                merged = Array(KeptText.appending(String(decoding: theirs, as: UTF8.self), as: .conflict,
-                                                  to: String(decoding: ours, as: UTF8.self)).utf8)
-                note = "could not merge (\(error)); the other side's version is kept at the end of the card"
+            let outcome = CardMerge.merge(base: base, ours: ours, theirs: theirs, columnOrder: columnOrder(near: path, context))
+            merged = outcome.bytes
+            if outcome.keepsText {
+                note = "both sides changed the same lines; the later version's are in place and the other side's are kept at the end of the card"
             }
         }
         do {

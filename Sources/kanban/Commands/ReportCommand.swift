@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanGit
 
 /// `kanban report`: how work flowed over the board, read from its git history.
 enum ReportCommand: KanbanCommand {

@@ -1,4 +1,5 @@
 import KanbanCore
+import KanbanGit
 
 /// `kanban status [--json]`: the board's git state, with uncommitted changes as cards.
 enum StatusCommand: KanbanCommand {
@@ -112,7 +113,7 @@ enum StatusCommand: KanbanCommand {
     }
 
     /// What to do about an operation in progress: what `kanban sync` does with a stopped merge, else git's way out.
-    private static func advice(_ operation: SyncStatus.Operation, status: SyncStatus) -> String {
+    private static func advice(_ operation: GitSyncStatus.Operation, status: GitSyncStatus) -> String {
         guard operation == .merge else {
             return "finish it ('git \(operation.rawValue) --continue') or abort it ('git \(operation.rawValue) --abort'), then 'kanban sync'."
         }
@@ -126,7 +127,7 @@ enum StatusCommand: KanbanCommand {
     }
 
     /// What a problem means for syncing, and how to fix it.
-    private static func advice(_ problem: SyncError.Code, status: SyncStatus) -> String {
+    private static func advice(_ problem: SyncError.Code, status: GitSyncStatus) -> String {
         switch problem {
         case .detachedHead: return "HEAD is detached: switch to a branch ('git switch main') to sync."
         case .noRemote: return "No remote: add one with 'git remote add origin URL' to sync."
@@ -143,7 +144,7 @@ enum StatusCommand: KanbanCommand {
     }
 
     /// The documented `--json` shape.
-    static func json(_ status: SyncStatus, toTidy: [Diagnostic] = []) -> JSON {
+    static func json(_ status: GitSyncStatus, toTidy: [Diagnostic] = []) -> JSON {
         func optional(_ text: String?) -> JSON { text.map(JSON.string) ?? .null }
         return .object([
             "state": .string(status.availability.rawValue),

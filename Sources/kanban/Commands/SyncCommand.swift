@@ -1,4 +1,5 @@
 import KanbanCore
+import KanbanGit
 
 /// `kanban sync [--no-push]`: commit the board's pending changes, pull, push.
 enum SyncCommand: KanbanCommand {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import KanbanCore
+import KanbanGit
 
 /// `kanban watch --commit [--sync SECONDS]`: commits external edits once a burst of them is over, and keeps the
 /// branch in step with its upstream.

@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanSubprocess
 
 extension MCPTools {
     // MARK: Running store calls

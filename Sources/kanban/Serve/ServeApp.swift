@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanGit
 
 /// What `kanban serve` answers: the page and its assets, and the JSON API the page uses, behind the token, Host and
 /// Origin checks. One layer below is ``HTTPServer`` (bytes to requests); here requests become store calls, the same

@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanGit
 
 /// What became of a change's commit.
 enum CommitOutcome {

@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanSubprocess
 
 /// `kanban sync` run as a child of this process, for the surfaces that offer a sync (the page's Sync button, the MCP
 /// `sync` tool): exactly what the command does, with its messages; standard input from `/dev/null`, no colour.

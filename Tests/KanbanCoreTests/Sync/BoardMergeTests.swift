@@ -22,9 +22,7 @@ extension SyncTests {
 
         private func merge(base: BoardMerge.Files, ours: BoardMerge.Files, theirs: BoardMerge.Files,
                            deletedAt: Date? = nil) throws -> BoardMerge.Result {
-            try withGitSandbox { sandbox in
-                try BoardMerge(configuration: sandbox.configuration()) { _, _ in deletedAt }.merge(base: base, ours: ours, theirs: theirs)
-            }
+            BoardMerge { _, _ in deletedAt }.merge(base: base, ours: ours, theirs: theirs)
         }
 
         @Test func findsAMovedCardByItsSlugAndTakesBothSidesChanges() throws {

@@ -106,40 +106,30 @@ extension SyncTests {
             version.frontmatter = frontmatter
         }
 
-        @Test func everyGeneratedPairMergesIntoACardThatKeepsBothSidesLines() throws {
-            try withGitSandbox { sandbox in
-                let configuration = sandbox.configuration()
-                var random = SeededGenerator(seed: 0x13_0009)
-                var keptText = 0
-                for pair in 0..<500 {
-                    let base = Self.base(&random)
-                    let (ours, oursAdded) = Self.edit(base, side: "ours", &random)
-                    let (theirs, theirsAdded) = Self.edit(base, side: "theirs", &random)
-                    let outcome: CardMerge.Outcome
-                    do {
-                        outcome = try CardMerge.merge(base: base.bytes, ours: ours.bytes, theirs: theirs.bytes,
-                                                      columnOrder: Self.columns, configuration: configuration)
-                    } catch {
-                        Issue.record("pair \(pair): the merge failed: \(error)")
-                        continue
-                    }
-                    if outcome.keepsText { keptText += 1 }
-                    let merged = String(decoding: outcome.bytes, as: UTF8.self)
-                    let lines = merged.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-                    #expect(!lines.contains { $0.hasPrefix("<<<<<<<") || $0.hasPrefix(">>>>>>>") },
-                            "pair \(pair): conflict markers in\n\(merged)")
-                    for line in oursAdded + theirsAdded where !merged.contains(line) {
-                        Issue.record("pair \(pair): lost the line '\(line)'\nbase:\n\(String(decoding: base.bytes, as: UTF8.self))\nours:\n\(String(decoding: ours.bytes, as: UTF8.self))\ntheirs:\n\(String(decoding: theirs.bytes, as: UTF8.self))\nmerged:\n\(merged)")
-                    }
-                    if ours.frontmatter != nil && theirs.frontmatter != nil && base.frontmatter != nil {
-                        let document = try? FrontmatterDocument(bytes: outcome.bytes, dialect: .card)
-                        #expect(document?.hasFrontmatter == true, "pair \(pair): the merge is no card:\n\(merged)")
-                        #expect(document?.value(forKey: "title") != nil, "pair \(pair): no title in\n\(merged)")
-                    }
+        @Test func everyGeneratedPairMergesIntoACardThatKeepsBothSidesLines() {
+            var random = SeededGenerator(seed: 0x13_0009)
+            var keptText = 0
+            for pair in 0..<500 {
+                let base = Self.base(&random)
+                let (ours, oursAdded) = Self.edit(base, side: "ours", &random)
+                let (theirs, theirsAdded) = Self.edit(base, side: "theirs", &random)
+                let outcome = CardMerge.merge(base: base.bytes, ours: ours.bytes, theirs: theirs.bytes, columnOrder: Self.columns)
+                if outcome.keepsText { keptText += 1 }
+                let merged = String(decoding: outcome.bytes, as: UTF8.self)
+                let lines = merged.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+                #expect(!lines.contains { $0.hasPrefix("<<<<<<<") || $0.hasPrefix(">>>>>>>") },
+                        "pair \(pair): conflict markers in\n\(merged)")
+                for line in oursAdded + theirsAdded where !merged.contains(line) {
+                    Issue.record("pair \(pair): lost the line '\(line)'\nbase:\n\(String(decoding: base.bytes, as: UTF8.self))\nours:\n\(String(decoding: ours.bytes, as: UTF8.self))\ntheirs:\n\(String(decoding: theirs.bytes, as: UTF8.self))\nmerged:\n\(merged)")
                 }
-                // The generator does make both sides change the same lines: the kept sections are exercised.
-                #expect(keptText > 20, "only \(keptText) of 500 pairs kept text")
+                if ours.frontmatter != nil && theirs.frontmatter != nil && base.frontmatter != nil {
+                    let document = try? FrontmatterDocument(bytes: outcome.bytes, dialect: .card)
+                    #expect(document?.hasFrontmatter == true, "pair \(pair): the merge is no card:\n\(merged)")
+                    #expect(document?.value(forKey: "title") != nil, "pair \(pair): no title in\n\(merged)")
+                }
             }
+            // The generator does make both sides change the same lines: the kept sections are exercised.
+            #expect(keptText > 20, "only \(keptText) of 500 pairs kept text")
         }
     }
 }

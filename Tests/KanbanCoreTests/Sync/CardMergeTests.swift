@@ -24,11 +24,8 @@ extension SyncTests {
         }
 
         private func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8]) throws -> (text: String, keepsText: Bool) {
-            try withGitSandbox { sandbox in
-                let outcome = try CardMerge.merge(base: base, ours: ours, theirs: theirs, columnOrder: columns,
-                                                  configuration: sandbox.configuration())
-                return (String(decoding: outcome.bytes, as: UTF8.self), outcome.keepsText)
-            }
+            let outcome = CardMerge.merge(base: base, ours: ours, theirs: theirs, columnOrder: columns)
+            return (String(decoding: outcome.bytes, as: UTF8.self), outcome.keepsText)
         }
 
         private func value(_ key: String, in text: String) -> String? {
@@ -87,17 +84,11 @@ extension SyncTests {
             #expect(value("position", in: result.text) == "n")
         }
 
-        @Test func keepsNoBaseLinesWhenGitIsSetToShowThem() throws {
-            try withGitSandbox { sandbox in
-                var configuration = sandbox.configuration()
-                configuration.environment["GIT_CONFIG_COUNT"] = "1"
-                configuration.environment["GIT_CONFIG_KEY_0"] = "merge.conflictStyle"
-                configuration.environment["GIT_CONFIG_VALUE_0"] = "diff3"
-                let merged = try CardMerge.mergeLines(base: "one\nbase line\nthree\n", ours: "one\nana's line\nthree\n",
-                                                      theirs: "one\nben's line\nthree\n", oursWins: true, configuration: configuration)
-                #expect(merged.text == "one\nana's line\nthree\n")
-                #expect(merged.kept == "ben's line\n")
-            }
+        @Test func keepsTheLosersLinesButNoBaseLines() {
+            let merged = CardMerge.mergeLines(base: "one\nbase line\nthree\n", ours: "one\nana's line\nthree\n",
+                                              theirs: "one\nben's line\nthree\n", oursWins: true)
+            #expect(merged.text == "one\nana's line\nthree\n")
+            #expect(merged.kept == "ben's line\n")
         }
 
         @Test func breaksATieByColumnOrderTheSameWayFromEitherSide() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KanbanCore
+@testable import KanbanGit
 
 extension SyncTests {
     /// Commits: exactly the board's paths, one per action, never empty; and each way committing can fail.

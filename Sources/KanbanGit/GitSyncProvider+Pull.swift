@@ -1,4 +1,6 @@
 import Foundation
+import KanbanCore
+import KanbanSubprocess
 
 extension GitSyncProvider {
     /// The branch's upstream, from `branch.<name>.remote` and `branch.<name>.merge`.

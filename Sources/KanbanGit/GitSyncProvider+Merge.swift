@@ -1,4 +1,6 @@
 import Foundation
+import KanbanCore
+import KanbanSubprocess
 
 /// Joining the branch and its upstream when both have new commits: one merge commit, whose board is merged card by
 /// card (``BoardMerge``) and whose other files git merges (`git merge-tree`, with the settings kanban needs whatever
@@ -54,7 +56,7 @@ extension GitSyncProvider {
             let files = try boardFiles(keys, in: groups)
             let allSlugs = Set(groups.flatMap(\.keys)).subtracting([Self.boardFileKey])
             let merger = boardMerger(base: base, ours: ours, theirs: theirs)
-            let result = try merger.merge(base: files[0], ours: files[1], theirs: files[2], otherSlugs: allSlugs)
+            let result = merger.merge(base: files[0], ours: files[1], theirs: files[2], otherSlugs: allSlugs)
             resolutions = result.resolutions
             // board.md was read for its columns; it is merged like any contested file.
             for (path, bytes) in result.files {
@@ -95,7 +97,7 @@ extension GitSyncProvider {
     /// delete happened, what the deleting side had made of a card before it, which changes were made outside
     /// kanban); without a base it has no history to read.
     func boardMerger(base: String?, ours: String, theirs: String) -> BoardMerge {
-        var merger = BoardMerge(configuration: configuration) { [self] side, slug in
+        var merger = BoardMerge { [self] side, slug in
             guard let base else { return nil }
             return deletionTime(of: slug, on: side == .ours ? ours : theirs, since: base, isLocal: side == .ours)
         }

@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Testing
 @testable import KanbanCore
+@testable import KanbanGit
 
 extension SyncTests {
     /// Pull and push between clones of a bare repository, and each way they can fail without losing anything.

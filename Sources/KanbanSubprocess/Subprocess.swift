@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import KanbanCore
 
 /// What a child process did: its exit status and everything it wrote, or that it ran out of time.
 package struct SubprocessResult: Sendable {
@@ -20,7 +21,7 @@ package struct SubprocessResult: Sendable {
 package struct SubprocessStartError: Error, Sendable {
     /// `errno` from `posix_spawn` or `pipe`: `ENOENT` when the program does not exist.
     package var code: Int32
-    var reason: String { String(cString: strerror(code)) }
+    package var reason: String { String(cString: strerror(code)) }
 }
 
 /// The system calls KanbanCore's sync makes, in one place: running a program with `posix_spawn` in a process
@@ -227,25 +228,12 @@ package enum Subprocess {
     }
 
     /// Whether `path` is a file this process may execute (not a directory).
-    static func isExecutable(_ path: String) -> Bool {
+    package static func isExecutable(_ path: String) -> Bool {
         !FileSystem.isDirectory(path) && access(path, X_OK) == 0
     }
 
-    /// Makes a new private directory inside `parent` (`mkdtemp`) and returns its path.
-    static func makeTemporaryDirectory(in parent: String) throws(SyncError) -> String {
-        var template = Array((parent + "/kanban-merge-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer -> Result<String, SyncError> in
-            guard let base = buffer.baseAddress, let path = mkdtemp(base) else {
-                let reason = String(cString: strerror(errno))
-                return .failure(SyncError(.gitFailed, "cannot make a temporary directory in '\(parent)': \(reason)"))
-            }
-            return .success(String(cString: path))
-        }
-        return try made.get()
-    }
-
     /// Sleeps for `duration` (retrying when a signal cuts it short).
-    static func pause(_ duration: Duration) {
+    package static func pause(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         var remaining = timespec()

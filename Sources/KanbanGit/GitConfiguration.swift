@@ -1,3 +1,6 @@
+import KanbanCore
+import KanbanSubprocess
+
 /// How to run git: the program, the environment it gets, and how long each call may take.
 ///
 /// KanbanCore never reads the process environment: the caller passes it in (the CLI passes its own), and

@@ -1,3 +1,6 @@
+import KanbanCore
+import KanbanSubprocess
+
 /// `git status --porcelain=v2 -z --branch` read into values.
 ///
 /// Each path is reduced to what matters for commits: whether `HEAD` has it and whether the working tree has it.

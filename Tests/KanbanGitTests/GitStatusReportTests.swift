@@ -1,5 +1,6 @@
 import Testing
 @testable import KanbanCore
+@testable import KanbanGit
 
 extension SyncTests {
     /// Reading `git status --porcelain=v2 -z --branch`.

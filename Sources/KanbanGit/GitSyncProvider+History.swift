@@ -1,4 +1,6 @@
 import Foundation
+import KanbanCore
+import KanbanSubprocess
 
 extension GitSyncProvider {
     /// The commits that touched the card `slug`, newest first: in any column and in the archive, and before a rename

@@ -6,8 +6,9 @@ import Darwin
 import Foundation
 import Testing
 @testable import KanbanCore
+@testable import KanbanGit
 
-/// The tests of `Sources/KanbanCore/Sync`, grouped so that `--filter Sync` runs them all.
+/// The tests of `Sources/KanbanGit`, grouped so that `--filter Sync` runs them with the merge rules' tests.
 @Suite struct SyncTests {}
 
 /// A temporary directory in which git runs cut off from the user's own setup: its own `HOME`, a global

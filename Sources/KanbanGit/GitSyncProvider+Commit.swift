@@ -1,4 +1,6 @@
 import Foundation
+import KanbanCore
+import KanbanSubprocess
 
 extension GitSyncProvider {
     /// Commits exactly `paths` with `message`, as `git commit -- <paths>`: whatever else is staged or changed in the

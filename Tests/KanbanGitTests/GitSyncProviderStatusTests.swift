@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KanbanCore
+@testable import KanbanGit
 
 extension SyncTests {
     /// `GitSyncProvider.status()` against real repositories: every state a board can be in.
@@ -150,6 +151,19 @@ extension SyncTests {
                 #expect(status.ahead == 1)
                 #expect(status.behind == 2)
                 #expect(status.isClean)
+                // The part any provider has, through the protocol.
+                let state = try (benSync as any SyncProvider).state()
+                #expect(state.outgoing == 1 && state.incoming == 2)
+                #expect(state.canSync && !state.hasUnrecordedChanges)
+            }
+        }
+
+        @Test func statesTheProblemsOfABoardOutsideGitThroughTheProtocol() throws {
+            try withGitSandbox { sandbox in
+                let provider: any SyncProvider = sandbox.provider(try sandbox.makeBoard(in: sandbox.root + "/plain"))
+                let state = try provider.state()
+                #expect(state.problems == [.notARepository])
+                #expect(!state.canSync && state.outgoing == nil && state.incoming == nil)
             }
         }
 

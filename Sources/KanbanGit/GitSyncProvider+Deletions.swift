@@ -1,4 +1,6 @@
 import Foundation
+import KanbanCore
+import KanbanSubprocess
 
 /// When cards were deleted, which a merge needs and git does not keep: a card deleted on one side and changed on the
 /// other stays deleted only when the change is older than the delete (FORMAT.md, "Sync").

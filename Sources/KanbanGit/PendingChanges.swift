@@ -1,3 +1,6 @@
+import KanbanCore
+import KanbanSubprocess
+
 /// Turns the paths that differ between the last commit and the working tree into card events.
 ///
 /// A card's identity is its slug, so a card file gone from one place and a new one with the same slug elsewhere is a

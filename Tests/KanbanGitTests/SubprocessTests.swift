@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Testing
 @testable import KanbanCore
+@testable import KanbanSubprocess
 
 extension SyncTests {
     /// Running child processes: both pipes drained, standard input empty, time limits that kill the whole group.

@@ -1,4 +1,6 @@
 import Foundation
+import KanbanCore
+import KanbanSubprocess
 
 /// Syncs a board through the git repository it lives in, by running the `git` command (never a library).
 ///
@@ -31,15 +33,15 @@ public final class GitSyncProvider: SyncProvider {
     // MARK: Status
 
     /// Where the board stands with its repository. A board outside any repository, or a machine without git, is
-    /// a status (``SyncStatus/availability``), not an error.
+    /// a status (``GitSyncStatus/availability``), not an error.
     /// - Throws: ``SyncError`` when git fails in an unexpected way (a repository git refuses to open, say).
-    public func status() throws(SyncError) -> SyncStatus {
+    public func status() throws(SyncError) -> GitSyncStatus {
         let repository: Repository
         do {
-            guard let found = try self.repository() else { return SyncStatus(availability: .notARepository) }
+            guard let found = try self.repository() else { return GitSyncStatus(availability: .notARepository) }
             repository = found
         } catch let error where error.code == .gitNotInstalled {
-            return SyncStatus(availability: .gitNotInstalled)
+            return GitSyncStatus(availability: .gitNotInstalled)
         }
         let report = try boardStatus()
         let remotes = try git.check(["remote"], readOnly: true).lines
@@ -48,7 +50,7 @@ public final class GitSyncProvider: SyncProvider {
         let outside = repository.operation == nil ? [] : try unmergedPaths(repository).filter { path in
             repository.boardRelative(path).flatMap { BoardPath($0) } == nil
         }
-        return SyncStatus(
+        return GitSyncStatus(
             availability: .ready, branch: report.branch, isDetached: report.isDetached, isUnborn: report.isUnborn,
             upstream: report.upstream, remotes: remotes, ahead: report.ahead ?? 0, behind: report.behind ?? 0,
             operationInProgress: repository.operation, changes: pending.events, boardFileChanged: pending.boardFileChanged,
@@ -97,7 +99,7 @@ public final class GitSyncProvider: SyncProvider {
         /// The board directory relative to the top, with a final `/`, or empty when the board is the top.
         var prefix: String
         /// An operation someone started and has not finished.
-        var operation: SyncStatus.Operation?
+        var operation: GitSyncStatus.Operation?
 
         /// A path relative to the top made relative to the board; nil when it is outside the board.
         func boardRelative(_ path: String) -> String? {
@@ -135,7 +137,7 @@ public final class GitSyncProvider: SyncProvider {
         let lines = output.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard lines.count >= 2 else { return nil }  // inside a bare repository or a .git directory
         let gitDirectory = lines[0]
-        var operation: SyncStatus.Operation?
+        var operation: GitSyncStatus.Operation?
         if FileSystem.exists(gitDirectory + "/rebase-merge") || FileSystem.exists(gitDirectory + "/rebase-apply") {
             operation = .rebase
         } else if FileSystem.exists(gitDirectory + "/MERGE_HEAD") {

@@ -1,4 +1,6 @@
 import Foundation
+import KanbanCore
+import KanbanSubprocess
 
 extension GitSyncProvider {
     /// Every card's history, read from the commits reachable from HEAD: one `git log` over the board's files and two
@@ -20,13 +22,5 @@ extension GitSyncProvider {
         } catch {
             throw SyncError(.gitFailed, "cannot read the board's history: \(error)")
         }
-    }
-}
-
-extension FlowReport {
-    /// The slugs of `cards` (the board as it is now) that no history has: cards not committed yet.
-    public static func slugsNotInHistory(_ cards: [Card], histories: [CardHistory]) -> [String] {
-        let known = Set(histories.map(\.slug))
-        return cards.map(\.slug).filter { !known.contains($0) }.sorted()
     }
 }

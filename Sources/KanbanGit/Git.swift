@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import KanbanCore
+import KanbanSubprocess
 
 /// Calls of the `git` program for one directory, each with the same safe setup.
 ///
@@ -137,22 +139,8 @@ struct Git: Sendable {
     /// Whether git's lock file `path` was left by a git process that is gone: it is older than a few seconds and no
     /// process has it open (Linux: from `/proc/*/fd`). Where that cannot be told, it is not stale.
     static func isStale(_ path: String) -> Bool {
-        var info = stat()
-        guard lstat(path, &info) == 0, time(nil) - info.st_mtim.tv_sec >= 2 else { return false }
-        #if os(Linux)
-        guard let target = FileSystem.realPath(path), let processes = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return false }
-        for process in processes where process.allSatisfy(\.isNumber) {
-            guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process)/fd") else { continue }
-            for descriptor in descriptors {
-                if let open = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process)/fd/\(descriptor)"), open == target {
-                    return false
-                }
-            }
-        }
-        return true
-        #else
-        return false
-        #endif
+        guard let modified = Platform.modificationSeconds(ofFileAt: path), time(nil) - modified >= 2 else { return false }
+        return Platform.isOpenByAnyProcess(path) == false
     }
 
     /// A ``SyncError/Code/gitFailed`` error for a failed call.

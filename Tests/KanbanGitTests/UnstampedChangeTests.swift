@@ -1,6 +1,7 @@
 import Testing
 
 @testable import KanbanCore
+@testable import KanbanGit
 
 /// Which commits of a card count as a change made outside kanban (issue 19): they changed the card but not its
 /// `modified`, so the merge times them by their commit.

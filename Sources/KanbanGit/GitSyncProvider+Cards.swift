@@ -1,4 +1,6 @@
 import Foundation
+import KanbanCore
+import KanbanSubprocess
 
 /// Tidying what plain `git merge`, `git pull` and `git rebase` can leave on a board, which ``BoardMerge`` never
 /// does itself, so that every clone ends with the same board whoever merged how:
@@ -73,7 +75,7 @@ extension GitSyncProvider {
                     versions.append(BoardMerge.Version(path: copy.path, bytes: bytes, file: file))
                 }
                 guard var kept = versions.first else { continue }
-                for other in versions.dropFirst() { kept = try BoardMerge.keepOnce(kept, other, columnOrder: order, configuration: configuration) }
+                for other in versions.dropFirst() { kept = BoardMerge.keepOnce(kept, other, columnOrder: order) }
                 if versions.count > 1 {
                     let others = versions.map(\.path).filter { $0 != kept.path }
                     for path in others {
@@ -96,7 +98,7 @@ extension GitSyncProvider {
                 if stablePath != card.path, let there = try? store.openRoot().read(stablePath),
                    let created = BoardMerge.createdTime(there), created == BoardMerge.createdTime(card.bytes),
                    !isTwin(renamedTo: stablePath, of: card.path, created: created) {
-                    let merged = try CardMerge.merge(base: [], ours: there, theirs: card.bytes, columnOrder: order, configuration: configuration)
+                    let merged = CardMerge.merge(base: [], ours: there, theirs: card.bytes, columnOrder: order)
                     try write(merged.bytes, to: stablePath)
                     try? store.openRoot().remove(card.path)
                     removed.append(card.path)

@@ -1,6 +1,8 @@
-/// Where a board stands with its repository: whether it can sync at all, the branch and its upstream, and the card
-/// changes not committed yet.
-public struct SyncStatus: Sendable, Hashable {
+import KanbanCore
+
+/// Where a board stands with its git repository: whether it can sync at all, the branch and its upstream, and the
+/// card changes not committed yet. ``GitSyncProvider/state()`` gives the part any provider has (``SyncState``).
+public struct GitSyncStatus: Sendable, Hashable {
     /// Whether the board can sync.
     public enum Availability: String, Sendable, Hashable {
         /// The board is in a git working tree and git runs.

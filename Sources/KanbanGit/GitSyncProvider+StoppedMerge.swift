@@ -1,4 +1,6 @@
 import Foundation
+import KanbanCore
+import KanbanSubprocess
 
 /// Finishing a `git merge` (a plain `git pull`) that stopped on conflicts: the cards git could not merge are merged by
 /// the rules ``BoardMerge`` applies to every sync, from the three commits git merged, and the merge is committed.
@@ -74,7 +76,7 @@ extension GitSyncProvider {
         let files = try boardFiles(contested.union([Self.boardFileKey]), in: groups)
         let merger = boardMerger(base: base, ours: ours, theirs: theirs)
         let allSlugs = Set(groups.flatMap(\.keys)).subtracting([Self.boardFileKey])
-        let result = try merger.merge(base: files[0], ours: files[1], theirs: files[2], otherSlugs: allSlugs)
+        let result = merger.merge(base: files[0], ours: files[1], theirs: files[2], otherSlugs: allSlugs)
 
         // Every version of the contested files goes; the merged ones take their place.
         var cleared = Set(paths)
