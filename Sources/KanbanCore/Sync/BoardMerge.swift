@@ -138,6 +138,10 @@ public struct BoardMerge {
                     // Deleted on one side (no card with the slug left there) and changed on the other: the delete rule.
                     if let b, let file = BoardPath(path)?.card, let kept = o ?? t, (o == nil) != (t == nil), kept != b,
                        (o == nil ? paths[1] : paths[2]).isEmpty {
+                        if CardMerge.pairsDifferentCards(base: b, ours: kept, theirs: []) {
+                            files[path] = kept  // another card under the slug: an add (see below)
+                            continue
+                        }
                         let deleter: Side = o == nil ? .ours : .theirs
                         let changed = stamped(Version(path: path, bytes: kept, file: file), side: deleter == .ours ? .theirs : .ours, slug: slug)
                         resolutions += keepOrDelete(slug, base: Version(path: path, bytes: b, file: file), changed: changed,
@@ -198,9 +202,19 @@ public struct BoardMerge {
                 files[merged.version.path] = merged.version.bytes
                 resolutions += merged.resolutions
             case let (nil, t?):
-                resolutions += keepOrDelete(slug, base: b, changed: t, deletedBy: .ours, columnOrder: columnOrder, into: &files)
+                // The other side may hold another card under the slug (it deleted the base's card too, and a new card
+                // took its name): an add, which no delete of the base's card touches.
+                if let b, CardMerge.pairsDifferentCards(base: b.bytes, ours: [], theirs: t.bytes) {
+                    files[t.path] = t.bytes
+                } else {
+                    resolutions += keepOrDelete(slug, base: b, changed: t, deletedBy: .ours, columnOrder: columnOrder, into: &files)
+                }
             case let (o?, nil):
-                resolutions += keepOrDelete(slug, base: b, changed: o, deletedBy: .theirs, columnOrder: columnOrder, into: &files)
+                if let b, CardMerge.pairsDifferentCards(base: b.bytes, ours: o.bytes, theirs: []) {
+                    files[o.path] = o.bytes
+                } else {
+                    resolutions += keepOrDelete(slug, base: b, changed: o, deletedBy: .theirs, columnOrder: columnOrder, into: &files)
+                }
             case (nil, nil):
                 break  // deleted on both sides
             }

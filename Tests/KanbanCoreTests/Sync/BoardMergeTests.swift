@@ -46,6 +46,23 @@ extension SyncTests {
             #expect(result.resolutions.map(\.kind) == [changedAfter ? .keptAfterDelete : .deleted])
         }
 
+        /// One side deleted the card; the other deleted it too and added another card that took its slug (created
+        /// later, in another column). The new card is an add that no delete touches (found by kanban-harness converge,
+        /// 20 clones x 1,000 ops, seed 2: a card never deleted vanished in a kanban sync).
+        @Test(arguments: [false, true])
+        func aNewCardUnderADeletedCardsSlugIsNoChangeOfIt(newCardOnTheirs: Bool) throws {
+            let old = Self.card("Shared", column: "todo", created: "2026-01-01T09:00:00Z", body: "Old.\n")
+            let new = Self.card("Shared", column: "done", created: "2026-01-03T09:00:00Z", body: "New.\n")
+            let base: BoardMerge.Files = ["cards/todo/shared.md": old]
+            let other: BoardMerge.Files = ["cards/done/shared.md": new]
+            // The delete is later than the new card's last change: had the merge taken it for the old card changed,
+            // the delete would win.
+            let result = try merge(base: base, ours: newCardOnTheirs ? [:] : other, theirs: newCardOnTheirs ? other : [:],
+                                   deletedAt: ISO8601.date(from: "2026-01-05T09:00:00Z"))
+            #expect(result.files == ["cards/done/shared.md": new])
+            #expect(result.resolutions.isEmpty)
+        }
+
         @Test func keepsThreeCardsAddedUnderOneSlugWhenOneSideAlreadyHasTwo() throws {
             // After a plain git merge, the upstream holds two cards with one slug (two columns); ours added a third,
             // on the same path as one of them. Found by kanban-harness converge (50 clones x 100 ops, seed 5).

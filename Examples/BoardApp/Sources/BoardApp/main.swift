@@ -1,6 +1,6 @@
 // A headless stand-in for a Mac or iPad app: it opens a copy of the sample board in a live board model, prints
 // every change the model applies, makes a change through the model, writes a card as another program would,
-// and exits once the model has shown both. Run it with `swift run --package-path Examples/BoardApp [board]`.
+// and exits once the model has shown both; then it merges two copies of a card with the sync rules. Run it with `swift run --package-path Examples/BoardApp [board]`.
 import Foundation
 import KanbanCore
 import KanbanWatch
@@ -79,3 +79,8 @@ model.stop()
 guard seen.contains("imported-card") else { fail("the imported card was never observed") }
 let titles = model.board.columns.first { $0.id == firstColumn }?.cards.map(\.title) ?? []
 print("\(firstColumn): \(titles.joined(separator: ", "))")
+
+// The merge rules, as an app that syncs through a shared folder would use them.
+guard let merged = mergeTwoCopies(ofCardIn: copy) else { fail("no card to merge") }
+guard merged.contains("example") && merged.contains("A line added on the other copy.") else { fail("the merge lost a change:\n\(merged)") }
+print("merged two copies of a card: the label and the line are both in it")
