@@ -388,7 +388,7 @@ extension BoardStore {
     func planPlacement(_ placement: Placement, in column: String, moving: CardFile?, root: BoardRoot) throws(KanbanError) -> PlacementPlan {
         let board = try readBoardFile(in: root).board
         let listing = try listCardFiles(.active, columns: [column], board: board, in: root)
-        let ordered = PositionReader.ordered(listing.files, root: root)
+        let ordered = PositionReader.ordered(listing.files, root: root, index: indexFile?.read(directories: ["cards/" + column]))
         let currentIndex = moving.flatMap { moving in ordered.firstIndex { $0.file.path == moving.path } }
         let cards = ordered.filter { $0.file.path != moving?.path }
         let keys = cards.map(\.position)
