@@ -27,16 +27,19 @@ final class CardIndex: Sendable {
     let sections: [String: Section]
     /// Every directory the file has a section for, read or not.
     let directories: Set<String>
+    /// How long before ``builtAt`` a file must have last changed for its entry to be trusted.
+    let racyInterval: Int64
 
-    init(builtAt: Int64, sections: [String: Section], directories: Set<String>) {
+    init(builtAt: Int64, sections: [String: Section], directories: Set<String>, racyInterval: Int64 = CardIndex.racyInterval) {
         self.builtAt = builtAt
         self.sections = sections
         self.directories = directories
+        self.racyInterval = racyInterval
     }
 
     /// Whether an entry with `stamp` may be used: the file had stopped changing before the index was built.
     func trusts(_ stamp: FileStamp) -> Bool {
-        stamp.latest < builtAt - Self.racyInterval
+        stamp.latest < builtAt - racyInterval
     }
 
     /// The number of entries in the sections read.

@@ -22,10 +22,12 @@ struct CardIndexFile: Sendable {
     let boardPath: String
     let boardDevice: UInt64
     let boardInode: UInt64
+    /// See ``CardIndex/racyInterval``.
+    let racyInterval: Int64
 
     /// The index file of the board at `boardPath` (absolute, links resolved), or nil when there is nowhere to keep
     /// one (the board is in no git repository and `cacheDirectory` is nil or inside the board).
-    init?(boardPath: String, cacheDirectory: String?) {
+    init?(boardPath: String, cacheDirectory: String?, racyInterval: Int64 = CardIndex.racyInterval) {
         var info = stat()
         guard stat(boardPath, &info) == 0 else { return nil }
         let name = "index-" + String(CardIndex.hash(boardPath.utf8), radix: 16)
@@ -39,6 +41,7 @@ struct CardIndexFile: Sendable {
             return nil
         }
         self.boardPath = boardPath
+        self.racyInterval = racyInterval
         boardDevice = UInt64(info.st_dev)
         boardInode = UInt64(info.st_ino)
     }
@@ -94,7 +97,8 @@ struct CardIndexFile: Sendable {
                   let section = CardIndex.Section(bytes: bytes, count: entry.count) else { return nil }
             sections[entry.directory] = section
         }
-        return CardIndex(builtAt: header.builtAt, sections: sections, directories: Set(header.sections.map(\.directory)))
+        return CardIndex(builtAt: header.builtAt, sections: sections, directories: Set(header.sections.map(\.directory)),
+                         racyInterval: racyInterval)
     }
 
     private static func read(_ descriptor: Int32, at offset: Int, count: Int) -> [UInt8]? {

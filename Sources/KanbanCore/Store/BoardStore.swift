@@ -47,10 +47,7 @@ public final class BoardStore: Sendable {
         self.directory = resolved
         self.clock = clock
         self.lockTimeout = lockTimeout
-        switch index {
-        case .automatic(let cacheDirectory): indexFile = CardIndexFile(boardPath: resolved, cacheDirectory: cacheDirectory)
-        case .none: indexFile = nil
-        }
+        indexFile = index.isEnabled ? CardIndexFile(boardPath: resolved, cacheDirectory: index.cacheDirectory, racyInterval: index.racyInterval) : nil
     }
 
     /// Throws unless `resolved` holds a `board.md` that can be read: a regular file, or a link to one inside the board.
@@ -434,12 +431,20 @@ public final class BoardStore: Sendable {
 
 /// Where a board keeps its index: a cache of what its card files say, checked against each file's stat data, so
 /// that a command reads only the files that changed since (git's index does the same for `git status`).
-public enum IndexPlacement: Sendable, Hashable {
+public struct IndexPlacement: Sendable, Hashable {
+    var isEnabled: Bool
+    var cacheDirectory: String?
+    /// How long before an index is built a file must have last changed for its entry to be trusted.
+    var racyInterval = CardIndex.racyInterval
+
     /// In the git directory when the board is in a repository, else in `cacheDirectory` (no index when it is nil,
     /// or inside the board).
-    case automatic(cacheDirectory: String?)
+    public static func automatic(cacheDirectory: String?) -> IndexPlacement {
+        IndexPlacement(isEnabled: true, cacheDirectory: cacheDirectory)
+    }
+
     /// No index: every command reads the files.
-    case none
+    public static let none = IndexPlacement(isEnabled: false, cacheDirectory: nil)
 }
 
 /// A change a killed process left half done, and what settling it did.

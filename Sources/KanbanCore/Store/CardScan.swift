@@ -65,6 +65,8 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         var index: CardIndex?
         /// When the scan started, before any file was looked at: the new index's ``CardIndex/builtAt``.
         var startedAt: Int64
+        /// See ``CardIndex/racyInterval``.
+        var racyInterval: Int64
         /// What becomes of a card taken from the index.
         var decide: @Sendable (Card) -> IndexedDecision<Extra>
     }
@@ -349,7 +351,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
                             report.entryCount += 1
                             // New to the index, changed since, or trusted now and not before.
                             let trustedBefore = old?.stamp == stamp && indexing.index?.trusts(stamp) == true
-                            if old?.stamp != stamp || (!trustedBefore && stamp.latest < indexing.startedAt - CardIndex.racyInterval) {
+                            if old?.stamp != stamp || (!trustedBefore && stamp.latest < indexing.startedAt - indexing.racyInterval) {
                                 report.changed = true
                             }
                         } else if let old, old.stamp == stamp, let section, !loaded.wasParsed {
