@@ -240,7 +240,9 @@ struct CardIndexFile: Sendable {
         let bytes = self.bytes(of: contents, builtAt: builtAt)
         let directory = (path as NSString).deletingLastPathComponent
         try? FileSystem.makeDirectory(directory)
-        let temporary = "\(directory)/.\((path as NSString).lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let prefix = "." + (path as NSString).lastPathComponent + "."
+        removeAbandonedTemporaries(in: directory, prefix: prefix)
+        let temporary = "\(directory)/\(prefix)\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let descriptor = FileSystem.retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
         guard descriptor >= 0 else { return }
         var written = 0
@@ -254,6 +256,16 @@ struct CardIndexFile: Sendable {
         }
         close(descriptor)
         if !complete || rename(temporary, path) != 0 { unlink(temporary) }
+    }
+
+    /// Removes the temporary files of writes whose process is gone (killed half-way): `<prefix><pid>.<random>.tmp`.
+    private func removeAbandonedTemporaries(in directory: String, prefix: String) {
+        guard let entries = try? FileSystem.OpenDirectory(directory)?.entries() else { return }
+        for entry in entries where entry.name.hasPrefix(prefix) && entry.name.hasSuffix(".tmp") {
+            let fields = entry.name.dropFirst(prefix.count).split(separator: ".")
+            guard let pid = fields.first.flatMap({ pid_t($0) }), pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(directory + "/" + entry.name)
+        }
     }
 
     /// Removes the index file (nothing when there is none).

@@ -388,6 +388,21 @@ import Testing
         }
     }
 
+    @Test func addFindsSlugsTakenInAnyCaseColumnOrTheArchive() throws {
+        try withTemporaryBoard(.team) { board in
+            let store = try store(board)
+            for (path, title) in [("cards/doing/Fix-Login.md", "A"), ("archive/2026-01-01-fix-login-2.md", "B"),
+                                  ("archive/fix-login-3.md", "C"), ("cards/done/fix-logins.md", "D"),
+                                  ("cards/todo/Ünïcode.md", "E")] {
+                try "---\ntitle: \(title)\nposition: a\n---\n".write(toFile: board.path + "/" + path, atomically: false, encoding: .utf8)
+            }
+            #expect(try store.createCard(title: "Fix login").card?.slug == "fix-login-4")
+            #expect(try store.createCard(title: "Fix logins").card?.slug == "fix-logins-2")
+            expectKanbanError(.alreadyExists) { try store.restoreCard(Array("x\n".utf8), slug: "ünïcode", in: "doing") }
+            #expect(try store.createCard(title: "2026 01 01 fix login 2").card?.slug == "2026-01-01-fix-login-2")
+        }
+    }
+
     // MARK: Where it is kept, and checking it
 
     @Test func theIndexIsKeptInTheGitDirectoryOrTheCacheAndNeverInTheBoard() throws {
