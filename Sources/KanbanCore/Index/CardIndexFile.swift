@@ -102,15 +102,19 @@ struct CardIndexFile: Sendable {
     }
 
     private static func read(_ descriptor: Int32, at offset: Int, count: Int) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        let ok = bytes.withUnsafeMutableBytes { buffer -> Bool in
+        var ok = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
             while done < count {
                 let got = FileSystem.retrying { pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset + done)) }
-                if got <= 0 { return false }
+                if got <= 0 {
+                    ok = false
+                    break
+                }
                 done += got
             }
-            return true
+            // Bytes a short read left unset are never looked at: the array is thrown away.
+            initialized = ok ? count : done
         }
         return ok ? bytes : nil
     }

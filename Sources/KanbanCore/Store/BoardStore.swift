@@ -182,7 +182,7 @@ public final class BoardStore: Sendable {
         }
         let outcome = try scan.run(sources)
         if let indexFile, let indexing = scan.indexing, outcome.indexChanged, let contents = outcome.indexContents {
-            indexFile.write(contents, builtAt: indexing.startedAt)
+            indexFile.write(contents.contents(), builtAt: indexing.startedAt)
         }
         return (outcome.items, linkDiagnostics + outcome.diagnostics, outcome.findings, order)
     }

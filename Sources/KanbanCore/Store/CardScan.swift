@@ -38,7 +38,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         var findings: [Diagnostic]
         /// The entries for a new index, when the scan used ``indexing``: every directory scanned, and the sections
         /// of the old index for those it did not scan.
-        var indexContents: CardIndexFile.Contents?
+        var indexContents: IndexContents?
         /// Whether the new index says more than the old one (a file read anew, one gone): worth writing.
         var indexChanged = false
     }
@@ -69,6 +69,36 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         var racyInterval: Int64
         /// What becomes of a card taken from the index.
         var decide: @Sendable (Card) -> IndexedDecision<Extra>
+    }
+
+    /// The entries of a new index, gathered as references into the old one and new entries, put together only when
+    /// the index is written (most loads change nothing, and copying a large index is a good part of a load).
+    struct IndexContents {
+        /// Entries of the old index by directory, and new entries, in runs.
+        var parts: [String: [(reused: [Int], fresh: [UInt8], freshCount: Int)]] = [:]
+        /// Sections of the old index carried whole (directories the scan did not list).
+        var carried: [String: CardIndex.Section] = [:]
+        var old: CardIndex?
+
+        /// The new index's entries.
+        func contents() -> CardIndexFile.Contents {
+            var contents = CardIndexFile.Contents()
+            for (directory, runs) in parts {
+                var bytes: [UInt8] = []
+                var count = 0
+                let section = old?.sections[directory]
+                for run in runs {
+                    if let section {
+                        for start in run.reused { bytes += section.rawEntry(at: start) }
+                    }
+                    bytes += run.fresh
+                    count += run.reused.count + run.freshCount
+                }
+                contents.sections[directory] = (bytes, count)
+            }
+            for (directory, section) in carried { contents.sections[directory] = (section.bytes, section.count) }
+            return contents
+        }
     }
 
     /// What becomes of a card taken from the index.
@@ -104,7 +134,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         }
 
         var outcome = Outcome(items: [], diagnostics: listings.flatMap(\.diagnostics), findings: [])
-        var contents = indexing.map { _ in CardIndexFile.Contents() }
+        var contents = indexing.map { IndexContents(old: $0.index) }
         var accounted = Array(repeating: 0, count: listings.count)
         for (number, report) in reports.withLock({ $0 }).enumerated() {
             guard let report else { continue }
@@ -112,9 +142,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
             outcome.findings += report.findings
             if contents != nil {
                 let directory = listings[chunks[number].source].path
-                contents?.touch(directory)
-                contents?.sections[directory]!.bytes += report.entries
-                contents?.sections[directory]!.count += report.entryCount
+                contents?.parts[directory, default: []].append((report.reused, report.entries, report.entryCount))
                 accounted[chunks[number].source] += report.accounted
                 outcome.indexChanged = outcome.indexChanged || report.changed
             }
@@ -122,17 +150,17 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         if let indexing, var gathered = contents {
             let scanned = Set(listings.map(\.path))
             for (number, listing) in listings.enumerated() {
-                gathered.touch(listing.path)
+                if gathered.parts[listing.path] == nil { gathered.parts[listing.path] = [] }
                 // An entry no listed file accounted for is a card gone (or a directory unreadable).
                 if let section = indexing.index?.sections[listing.path], section.count != accounted[number] { outcome.indexChanged = true }
             }
             if let index = indexing.index {
                 for directory in index.directories where !scanned.contains(directory) {
                     guard let section = index.sections[directory] else { continue }
-                    gathered.sections[directory] = (section.bytes, section.count)
+                    gathered.carried[directory] = section
                 }
                 // A directory the old index had and this scan would have listed, now gone.
-                if !index.directories.isSubset(of: Set(gathered.sections.keys)) { outcome.indexChanged = true }
+                if !index.directories.isSubset(of: Set(gathered.parts.keys).union(gathered.carried.keys)) { outcome.indexChanged = true }
             } else {
                 outcome.indexChanged = true
             }
@@ -284,7 +312,9 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
     struct ChunkReport: Sendable {
         var diagnostics: [Diagnostic] = []
         var findings: [Diagnostic] = []
-        /// Index entries for the chunk's files, one after another.
+        /// Where the entries of the old index that still hold start, for the chunk's files.
+        var reused: [Int] = []
+        /// New index entries for the chunk's files, one after another.
         var entries: [UInt8] = []
         var entryCount = 0
         /// How many of the chunk's files had an entry in the old index, matching or not.
@@ -322,13 +352,11 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
                             slots.initialize(slot, to: card)
                             extras.initialize(slot, to: extra)
                         }
-                        report.entries += section.rawEntry(at: old.start)
-                        report.entryCount += 1
+                        report.reused.append(old.start)
                         continue
                     case .drop:
                         keys.initialize(slot, to: SortKey(failedSlot: slot))
-                        report.entries += section.rawEntry(at: old.start)
-                        report.entryCount += 1
+                        report.reused.append(old.start)
                         continue
                     case .read:
                         break
@@ -356,8 +384,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
                             }
                         } else if let old, old.stamp == stamp, let section, !loaded.wasParsed {
                             // Left out before parsing (a search's look at the bytes): the old entry still holds.
-                            report.entries += section.rawEntry(at: old.start)
-                            report.entryCount += 1
+                            report.reused.append(old.start)
                         } else if old != nil {
                             report.changed = true
                         }
