@@ -335,12 +335,13 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
             var stamp: FileStamp?
             var old: (start: Int, stamp: FileStamp?)?
             if let indexing, listing.linked[index] == nil, let directory = listing.directory {
-                stamp = file.path.withCString { FileStamp(name: $0 + listing.nameOffset, in: directory.descriptor) }
                 var path = file.path
                 if let section, let start = path.withUTF8({ section.entry(named: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[listing.nameOffset...])) }) {
                     report.accounted += 1
                     old = (start, section.stamp(at: start))
+                    stamp = file.path.withCString { FileStamp(name: $0 + listing.nameOffset, in: directory.descriptor) }
                 }
+                // A file the index does not know is read at once; its stamp comes from the descriptor it is read by.
                 if let stamp, let old, let section, old.stamp == stamp, indexing.index?.trusts(stamp) == true,
                    let card = section.card(at: old.start, file: file), labels.map({ card.labels.allSatisfy($0.contains) }) ?? true {
                     switch indexing.decide(card) {
@@ -370,7 +371,9 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
                         _ = load(file, bytes: bytes, slot: slot, nameOffset: listing.nameOffset, into: slots, extras: extras, keys: keys, report: &report)
                     }
                 } else {
-                    try directory.withContents(of: file.path, nameOffset: listing.nameOffset, fullPath: file.path, scratch: scratch) { bytes in
+                    try directory.withContentsAndStatus(of: file.path, nameOffset: listing.nameOffset, fullPath: file.path,
+                                                        scratch: scratch) { bytes, status in
+                        if indexing != nil && old == nil { stamp = FileStamp(status) }
                         let loaded = load(file, bytes: bytes, slot: slot, nameOffset: listing.nameOffset, into: slots, extras: extras,
                                           keys: keys, report: &report, stamp: stamp)
                         guard let indexing, let stamp else { return }
