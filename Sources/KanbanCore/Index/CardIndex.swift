@@ -217,8 +217,17 @@ enum EntryLayout {
 
     /// The entry for `card`, read from the file `name` whose stamp, taken before it was read, is `stamp`.
     static func encode(_ card: Card, name: String, stamp: FileStamp, bodyDigest: UInt64) -> [UInt8] {
-        var writer = EntryWriter()
-        writer.bytes.reserveCapacity(256)
+        var bytes: [UInt8] = []
+        encode(card, name: name, stamp: stamp, bodyDigest: bodyDigest, appendingTo: &bytes)
+        return bytes
+    }
+
+    /// Appends the entry for `card` to `bytes` (a section being gathered), making no array of its own.
+    static func encode(_ card: Card, name: String, stamp: FileStamp, bodyDigest: UInt64, appendingTo bytes: inout [UInt8]) {
+        let start = bytes.count
+        var writer = EntryWriter(bytes: bytes)
+        bytes = []
+        defer { bytes = writer.bytes }
         writer.integer(UInt32(0))
         writer.integer(UInt16(name.utf8.count))
         writer.bytes += name.utf8
@@ -248,9 +257,8 @@ enum EntryLayout {
             writer.string(field.key)
             writer.value(field.value)
         }
-        let length = UInt32(writer.bytes.count).littleEndian
-        withUnsafeBytes(of: length) { writer.bytes.replaceSubrange(0..<4, with: $0) }
-        return writer.bytes
+        let length = UInt32(writer.bytes.count - start).littleEndian
+        withUnsafeBytes(of: length) { writer.bytes.replaceSubrange(start..<(start + 4), with: $0) }
     }
 }
 

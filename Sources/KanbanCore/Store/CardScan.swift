@@ -377,9 +377,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
                         let loaded = load(file, bytes: bytes, slot: slot, nameOffset: listing.nameOffset, into: slots, extras: extras,
                                           keys: keys, report: &report, stamp: stamp)
                         guard let indexing, let stamp else { return }
-                        if let entry = loaded.entry {
-                            report.entries += entry
-                            report.entryCount += 1
+                        if loaded.madeEntry {
                             // New to the index, changed since, or trusted now and not before.
                             let trustedBefore = old?.stamp == stamp && indexing.index?.trusts(stamp) == true
                             if old?.stamp != stamp || (!trustedBefore && stamp.latest < indexing.startedAt - indexing.racyInterval) {
@@ -404,42 +402,44 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
 
     /// Loads one file, `bytes`, into `slot`.
     /// - Parameter stamp: The file's stamp, when the scan gathers an index.
-    /// - Returns: The file's index entry (nil for a card the checks have something to say about, or none), and
-    ///   whether the file was parsed at all.
+    /// - Returns: Whether an index entry was added to the report (none for a card the checks have something to say
+    ///   about), and whether the file was parsed at all.
     @discardableResult
     private func load(_ file: CardFile, bytes: UnsafeBufferPointer<UInt8>, slot: Int, nameOffset: Int, into slots: Slots<Card>,
                       extras: Slots<Extra>, keys: Slots<SortKey>, report: inout ChunkReport,
-                      stamp: FileStamp? = nil) -> (entry: [UInt8]?, wasParsed: Bool) {
+                      stamp: FileStamp? = nil) -> (madeEntry: Bool, wasParsed: Bool) {
         guard prefilter(file, bytes) else {
             keys.initialize(slot, to: SortKey(failedSlot: slot))
-            return (nil, false)
+            return (false, false)
         }
         let loaded = CardLoader.loadOne(file, bytes: bytes, includeBodies: includeBodies, labels: labels)
         guard let card = loaded.card else {
             keys.initialize(slot, to: SortKey(failedSlot: slot))
             report.diagnostics += loaded.diagnostics
-            return (nil, true)
+            return (false, true)
         }
-        var entry: [UInt8]?
+        var madeEntry = false
         if let stamp, loaded.diagnostics.isEmpty {
             let name = String(decoding: file.path.utf8.dropFirst(nameOffset), as: UTF8.self)
             let body = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[min(loaded.bodyOffset, bytes.count)...])
-            entry = EntryLayout.encode(card, name: name, stamp: stamp, bodyDigest: CardIndex.checksum(body))
+            EntryLayout.encode(card, name: name, stamp: stamp, bodyDigest: CardIndex.checksum(body), appendingTo: &report.entries)
+            report.entryCount += 1
+            madeEntry = true
         }
         if let archivedColumns, card.isArchived, !archivedColumns.contains(card.column) {
             keys.initialize(slot, to: SortKey(failedSlot: slot))
             report.findings += loaded.diagnostics
-            return (entry, true)
+            return (madeEntry, true)
         }
         guard let extra = inspect(card, bytes, loaded.bodyOffset) else {
             keys.initialize(slot, to: SortKey(failedSlot: slot))
-            return (entry, true)
+            return (madeEntry, true)
         }
         keys.initialize(slot, to: SortKey(card, slot: slot, skipping: nameOffset))
         slots.initialize(slot, to: card)
         extras.initialize(slot, to: extra)
         report.findings += loaded.diagnostics
-        return (entry, true)
+        return (madeEntry, true)
     }
 
     // MARK: Sorting
