@@ -37,6 +37,7 @@ extension BoardStore {
         }
         let root = try openRoot()
         var check = IndexCheck(path: indexFile.path, isPresent: true, entryCount: index.count, staleCount: 0, disagreeingPaths: [])
+        let scratch = FileSystem.ReadBuffer()
         for (directory, section) in index.sections {
             let opened = try? root.openDirectory(directory)
             for start in section.starts {
@@ -44,7 +45,7 @@ extension BoardStore {
                       let file = directory == "archive" ? CardFile.archived(name: name)
                         : directory.hasPrefix("cards/") ? CardFile.active(name: name, column: String(directory.dropFirst(6))) : nil,
                       let stamp = name.withCString({ FileStamp(name: $0, in: opened.descriptor) }), stamp == section.stamp(at: start),
-                      let bytes = try? opened.readFile(name, nameOffset: 0, fullPath: file.path, scratch: FileSystem.ReadBuffer()),
+                      let bytes = try? opened.readFile(name, nameOffset: 0, fullPath: file.path, scratch: scratch),
                       FileStamp(name: name, in: opened) == stamp
                 else {
                     check.staleCount += 1
