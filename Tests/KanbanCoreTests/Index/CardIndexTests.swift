@@ -351,6 +351,27 @@ import Testing
         }
     }
 
+    @Test func aWriteKilledHalfWayIsNeverTrustedAndItsLeftoverGoes() throws {
+        try withTemporaryBoard(.team) { board in
+            let store = try makeCards(board)
+            try waitUntilSettled(board)
+            try buildAndForge(store)
+            let path = try #require(store.indexFile?.path)
+            let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            // What a writer killed before its rename leaves: half a file under a temporary name of a process gone.
+            var gone: pid_t = 4_000_000
+            while kill(gone, 0) == 0 || errno != ESRCH { gone -= 1 }
+            let directory = (path as NSString).deletingLastPathComponent
+            let leftover = "\(directory)/.\((path as NSString).lastPathComponent).\(gone).7.tmp"
+            try Data(whole.prefix(whole.count / 2)).write(to: URL(fileURLWithPath: leftover))
+            // And the index itself torn in the middle, as a file system may leave it after a power cut.
+            try Data(whole.prefix(whole.count / 2) + Array(repeating: 0, count: whole.count - whole.count / 2)).write(to: URL(fileURLWithPath: path))
+            #expect(try titles(store).values.allSatisfy { $0.hasPrefix("Card ") })
+            #expect(!FileManager.default.fileExists(atPath: leftover))
+            #expect(store.indexFile?.read()?.count == 5)
+        }
+    }
+
     // MARK: One-card commands
 
     @Test func addPlacesTheCardFromTheIndex() throws {
