@@ -26,6 +26,10 @@ struct SizeResult {
     var commands: [CommandTiming]
     /// The single-card commands as whole processes (median of `operationRuns`), nil when there is no `kanban`.
     var singleCardCommands: SingleCardCommandTimings?
+    /// `kanban list` with no index to start from (it builds one), and with the index turned off (`KANBAN_INDEX=off`,
+    /// every file read as before the index): medians, nil when there is no `kanban`.
+    var coldListSeconds: Double?
+    var indexOffListSeconds: Double?
     var breakdown: [String]
 }
 
@@ -56,6 +60,10 @@ struct Benchmark {
             return 1
         }
         progress("boards go in \(root)\(options.keepsBoards ? " (kept)" : "")")
+        // kanban keeps each board's index in $XDG_CACHE_HOME/kanban (the boards are in no git repository): here, so
+        // that it goes when the boards go.
+        setenv("XDG_CACHE_HOME", root + "/cache", 1)
+        unsetenv("KANBAN_INDEX")
         var exitCode: Int32 = 0
         do {
             let environment = try probeEnvironment()
@@ -69,8 +77,14 @@ struct Benchmark {
             for size in options.sizes {
                 results.append(try measureBoard(size: size, under: root, environment: environment))
             }
-            print(Report(results: results, environment: environment, options: options).text, terminator: "")
+            let report = Report(results: results, environment: environment, options: options)
+            print(report.text, terminator: "")
             if options.keepsBoards { print("boards kept in \(root)") }
+            let missed = report.missedTargets
+            if !missed.isEmpty {
+                POSIX.printError("kanban-bench: missed targets: \(missed.joined(separator: "; "))\n")
+                exitCode = 1
+            }
         } catch {
             POSIX.printError("kanban-bench: error: \(error)\n")
             exitCode = 1
@@ -105,6 +119,12 @@ struct Benchmark {
                  + "\(bytes / max(1, size)) bytes a card, written in \(formatSeconds(writeSeconds))")
 
         let runs = options.runs(forSize: size)
+        if let kanban = environment.kanban {
+            // The index trusts no file changed in the two seconds before it was built (git's "racily clean" rule):
+            // wait that out, then build it, so that the commands below run with a warm index.
+            usleep(2_100_000)
+            _ = try ReadCommand.all(for: board)[0].run(kanban, on: board)
+        }
         var loadSamples: [Double] = []
         var grepSamples: [Double] = []
         var loadProcessorSamples: [Double] = []
@@ -152,6 +172,26 @@ struct Benchmark {
             breakdown = child.output.split(separator: "\n").map(String.init)
         }
 
+        var coldListSeconds: Double?
+        var indexOffListSeconds: Double?
+        if let kanban = environment.kanban {
+            progress("  list with no index to start from, and with the index off")
+            var cold: [Double] = []
+            var off: [Double] = []
+            let list = ReadCommand.all(for: board)[0]
+            for _ in 0..<runs {
+                let indexes = (POSIX.environmentValue("XDG_CACHE_HOME") ?? "") + "/kanban"
+                if access(indexes, F_OK) == 0 { try POSIX.removeTree(indexes) }
+                cold.append(try list.run(kanban, on: board).seconds)
+                setenv("KANBAN_INDEX", "off", 1)
+                off.append(try list.run(kanban, on: board).seconds)
+                unsetenv("KANBAN_INDEX")
+            }
+            coldListSeconds = median(cold)
+            indexOffListSeconds = median(off)
+            progress("  list: no index \(formatSeconds(median(cold))), index off \(formatSeconds(median(off)))")
+        }
+
         progress("  single-card operations")
         let operations = try SingleCardOperations.measure(on: board, runs: options.operationRuns)
         var singleCardCommands: SingleCardCommandTimings?
@@ -170,7 +210,8 @@ struct Benchmark {
             loadProcessorSeconds: median(loadProcessorSamples),
             grepProcessorSeconds: grepProcessorSamples.isEmpty ? nil : median(grepProcessorSamples),
             diagnostics: diagnostics, operations: operations, operationRuns: options.operationRuns, commands: commandTimings,
-            singleCardCommands: singleCardCommands, breakdown: breakdown)
+            singleCardCommands: singleCardCommands, coldListSeconds: coldListSeconds, indexOffListSeconds: indexOffListSeconds,
+            breakdown: breakdown)
     }
 
     /// One load in a fresh child process: its in-process time, peak memory and diagnostics.

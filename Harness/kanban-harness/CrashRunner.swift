@@ -140,7 +140,9 @@ final class CrashRunner: Sendable {
     }
 
     private func readOutside(_ scenario: CrashScenario, sandbox: String) throws -> BoardFiles {
-        var excluded: Set<String> = [scenario.boardPath]
+        // kanban keeps the board's index, a cache, in `$HOME/.cache/kanban` when the board is in no repository (and
+        // in `.git` when it is): that is kanban's to write.
+        var excluded: Set<String> = [scenario.boardPath, "home/.cache"]
         if scenario.isInRepository { excluded.insert("repo/.git") }
         return try BoardFiles(reading: sandbox, excluding: excluded)
     }

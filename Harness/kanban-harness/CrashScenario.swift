@@ -4,7 +4,7 @@ import Foundation
 ///
 /// A sandbox is a directory holding the board (`board/`, or `repo/board/` inside a git repository, or nothing yet
 /// for `init`), a `home/` that is the command's `HOME`, and a file beside the board: everything but the board
-/// (and `.git`) must be left alone by every command.
+/// (and `.git`, and the board index in `home/.cache`) must be left alone by every command.
 struct CrashScenario: Sendable {
     /// The board the command starts from.
     enum Fixture: Sendable {

@@ -37,6 +37,21 @@ extension StressRunner {
         // The working tree as the workers left it, for comparing with HEAD; doctor --fix may repair positions.
         let worktree = try BoardFiles(reading: board)
 
+        // The board index as the workers left it (in .git/kanban-index): what it gives must be what the files say.
+        var index = StressCheck(name: "the board index agrees with the files")
+        let doctorBefore = try runKanban(["doctor", "--json"])
+        if doctorBefore.output.contains("\"index-disagrees\"") { index.problems.append("kanban doctor: \(doctorBefore.output)") }
+        let withIndex = try runKanban(["list", "--all", "--json"])
+        let withoutIndex = try BoardProcesses.run(kanban, ["list", "--all", "--json"], in: self.board,
+                                                  environment: environment.merging(["KANBAN_INDEX": "off"]) { $1 }, timeout: 120)
+        if !withIndex.succeeded || !withoutIndex.succeeded {
+            index.problems.append("kanban list --all --json: \(withIndex.succeeded ? withoutIndex : withIndex)")
+        } else if withIndex.output != withoutIndex.output {
+            index.problems.append("kanban list --all --json prints otherwise with the index than with KANBAN_INDEX=off")
+        }
+        index.note = "list --all --json the same with the index and without; doctor finds no entry that disagrees"
+        checks.append(index)
+
         var doctor = StressCheck(name: "kanban doctor reports no errors (after doctor --fix)")
         let fix = try runKanban(["doctor", "--fix"])
         let repairs = fix.output.split(separator: "\n").filter { $0.hasPrefix("fixed ") }

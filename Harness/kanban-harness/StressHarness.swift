@@ -13,8 +13,9 @@ enum StressHarness {
         labels or body, move to a column, reorder, archive, unarchive, delete, about a third with --commit, half of
         them on cards other workers touch too. Then waits until the watcher has printed nothing for 3 s (or three
         polling intervals, if longer; at most 60 s or ten times that), stops it with SIGTERM, runs
-        'kanban doctor --fix', and checks: no card lost; no card twice and none that should not exist; kanban
-        doctor reports no errors; no temporary file or journal left; every printed commit is in the history and
+        'kanban doctor --fix', and checks: the board index agrees with the files (before the fix); no card lost; no
+        card twice and none that should not exist; kanban doctor reports no errors; no temporary file or journal
+        left; every printed commit is in the history and
         git fsck is clean; HEAD holds every card whose last change was committed as the working tree does, and
         nothing the working tree lacks unless an uncommitted change removed it; the watcher stayed up, printed
         only JSON lines, fell quiet and exited 0; and its events, applied in order, add up to the board as the

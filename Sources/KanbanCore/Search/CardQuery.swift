@@ -218,11 +218,18 @@ extension BoardStore {
         let root = try openRoot()
         settleIfUnlocked(root)
         let board = try readBoardFile(in: root).board
-        let scan = CardScan<SearchMatch, SearchHit>(
+        var scan = CardScan<SearchMatch, SearchHit>(
             root: root, includeBodies: false, labels: nil, archivedColumns: nil,
             prefilter: { file, bytes in query.mightMatch(file, bytes: bytes) },
             inspect: { card, bytes, bodyOffset in query.match(card, bytes: bytes, bodyOffset: bodyOffset) },
             assemble: { card, match in SearchHit(card: card, match: match) })
+        scan.indexing = indexing { card in
+            switch query.matchWithoutBody(card) {
+            case .some(.some(let match)): return .keep(match)
+            case .some(nil): return .drop
+            case nil: return .read
+            }
+        }
         let (hits, diagnostics, _, _) = try load(board: board, scope: scope, columns: nil, scan: scan, root: root)
         if let error = query.budgetError { throw error }
         try requireLabels(of: query, in: board, scope: scope, hits: hits)

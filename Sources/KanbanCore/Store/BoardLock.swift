@@ -28,13 +28,17 @@ final class BoardLock {
         var pause = Duration.milliseconds(1)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
+            // The descriptor is closed here and marked so, because deinit (which runs when init throws once every
+            // property is set) unlocks too: closing it twice would close a descriptor someone else has opened since.
             guard code == EWOULDBLOCK || code == EINTR else {
                 close(descriptor)
+                descriptor = -1
                 throw FileSystem.error("lock", directory, errno: code)
             }
             guard clock.now < deadline else {
                 let holder = Platform.lockHolder(of: descriptor).map { " (\($0))" } ?? ""
                 close(descriptor)
+                descriptor = -1
                 throw KanbanError(.locked, "another kanban process\(holder) has been changing the board for \(Self.describe(timeout)); gave up waiting for it. Try again when it has finished")
             }
             Self.sleep(pause)

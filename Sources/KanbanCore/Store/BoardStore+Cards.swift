@@ -356,9 +356,48 @@ extension BoardStore {
     /// `base`, or `base-2`, `base-3`, ...: the first slug no card on the board uses (in any column or the archive),
     /// comparing without regard to case or Unicode normalisation, so that two names never differ only in case
     /// (which a case-insensitive disk, macOS's default, cannot hold).
+    ///
+    /// Only a slug whose key starts with `base`'s key can take `base` or `base-N`, so the directory listings are
+    /// read as bytes and a name is made into a card file only when it might (an ASCII name is compared without
+    /// making a string; a board of 100,000 cards has a handful).
     func unusedSlug(_ base: String, board: Board, root: BoardRoot, ignoring path: String? = nil) throws(KanbanError) -> String {
-        let files = try listCardFiles(.all, columns: nil, board: board, in: root).files
-        let taken = Set(files.filter { $0.path != path }.map { Slug.collisionKey($0.slug) })
+        let baseKey = Array(Slug.collisionKey(base).utf8)
+        let baseIsASCII = baseKey.allSatisfy { $0 < 0x80 }
+        var taken: Set<String> = []
+        func mightCollide(_ name: UnsafeBufferPointer<UInt8>, isArchived: Bool) -> Bool {
+            var stem = UnsafeBufferPointer(rebasing: name[0..<(name.count - 3)])
+            guard stem.allSatisfy({ $0 < 0x80 }) else { return true }
+            guard baseIsASCII else { return false }
+            func digit(_ index: Int) -> Bool { stem[index] >= 0x30 && stem[index] <= 0x39 }
+            // `YYYY-MM-DD-` before an archived card's slug, as ``CardFile/archived(name:)`` reads it.
+            if isArchived, stem.count > 11, (0..<4).allSatisfy(digit), stem[4] == UInt8(ascii: "-"), digit(5), digit(6),
+               stem[7] == UInt8(ascii: "-"), digit(8), digit(9), stem[10] == UInt8(ascii: "-") {
+                stem = UnsafeBufferPointer(rebasing: stem[11...])
+            }
+            guard stem.count >= baseKey.count else { return false }
+            for (offset, byte) in baseKey.enumerated() {
+                let letter = stem[offset]
+                if (letter >= 0x41 && letter <= 0x5A ? letter | 0x20 : letter) != byte { return false }
+            }
+            return true
+        }
+        func list(_ directory: String, _ make: (String) -> CardFile) throws(KanbanError) {
+            guard let opened = try root.openDirectory(directory) else { return }
+            try opened.forEachEntry { bytes, kind in
+                guard CardFile.isCardFileName(bytes), mightCollide(bytes, isArchived: directory == "archive"),
+                      let name = String(validating: bytes, as: UTF8.self) else { return }
+                let file = make(name)
+                guard file.path != path, case .read = CardAdmission.decide(FileSystem.Entry(name: name, kind: kind), file: file, root: root)
+                else { return }
+                taken.insert(Slug.collisionKey(file.slug))
+            }
+        }
+        for column in columnDirectories(in: root).directories {
+            try list("cards/" + column) { CardFile.active(name: $0, column: column) }
+        }
+        if refusal(of: "archive", in: root) == nil {
+            try list("archive") { CardFile.archived(name: $0) }
+        }
         return Slug.unique(base) { taken.contains(Slug.collisionKey($0)) }
     }
 
@@ -388,7 +427,7 @@ extension BoardStore {
     func planPlacement(_ placement: Placement, in column: String, moving: CardFile?, root: BoardRoot) throws(KanbanError) -> PlacementPlan {
         let board = try readBoardFile(in: root).board
         let listing = try listCardFiles(.active, columns: [column], board: board, in: root)
-        let ordered = PositionReader.ordered(listing.files, root: root)
+        let ordered = PositionReader.ordered(listing.files, root: root, index: indexFile?.read(directories: ["cards/" + column]))
         let currentIndex = moving.flatMap { moving in ordered.firstIndex { $0.file.path == moving.path } }
         let cards = ordered.filter { $0.file.path != moving?.path }
         let keys = cards.map(\.position)

@@ -20,14 +20,19 @@ public final class BoardStore: Sendable {
     let clock: @Sendable () -> Date
     /// How long a change waits for another process holding the board's lock before it gives up.
     public let lockTimeout: Duration
+    /// Where the board's index is kept; nil when it has none (see ``IndexPlacement``).
+    let indexFile: CardIndexFile?
 
     /// Opens the board in `directory`, which must hold a `board.md`.
     /// - Parameters:
     ///   - directory: The board directory, absolute or relative to the current directory.
     ///   - clock: Where `created`, `modified` and archive dates come from (tests pass a fixed clock).
     ///   - lockTimeout: How long a change waits for the board's lock (20 seconds by default).
+    ///   - index: Where the board's index of its cards is kept: in the git directory when the board is in a
+    ///     repository, else in the cache directory given (none by default).
     /// - Throws: ``KanbanError/Code/boardNotFound`` when there is no `board.md` (saying what is there instead).
-    public init(directory: String, clock: @escaping @Sendable () -> Date = { Date() }, lockTimeout: Duration = .seconds(20)) throws(KanbanError) {
+    public init(directory: String, clock: @escaping @Sendable () -> Date = { Date() }, lockTimeout: Duration = .seconds(20),
+                index: IndexPlacement = .automatic(cacheDirectory: nil)) throws(KanbanError) {
         guard let resolved = FileSystem.realPath(directory) else {
             throw KanbanError(.boardNotFound, "no board at '\(directory)': the directory does not exist")
         }
@@ -42,6 +47,7 @@ public final class BoardStore: Sendable {
         self.directory = resolved
         self.clock = clock
         self.lockTimeout = lockTimeout
+        indexFile = index.isEnabled ? CardIndexFile(boardPath: resolved, cacheDirectory: index.cacheDirectory, racyInterval: index.racyInterval) : nil
     }
 
     /// Throws unless `resolved` holds a `board.md` that can be read: a regular file, or a link to one inside the board.
@@ -76,13 +82,13 @@ public final class BoardStore: Sendable {
     /// Finds the board the way git finds `.git`: `directory` itself, then each parent in turn, up to the root.
     /// - Throws: ``KanbanError/Code/boardNotFound`` when no directory on the way holds a `board.md`.
     public static func find(from directory: String, clock: @escaping @Sendable () -> Date = { Date() },
-                            lockTimeout: Duration = .seconds(20)) throws(KanbanError) -> BoardStore {
+                            lockTimeout: Duration = .seconds(20), index: IndexPlacement = .automatic(cacheDirectory: nil)) throws(KanbanError) -> BoardStore {
         guard var current = FileSystem.realPath(directory) else {
             throw KanbanError(.boardNotFound, "no board found: '\(directory)' does not exist")
         }
         while true {
             if FileSystem.exists(current + "/" + BoardFile.path) {
-                return try BoardStore(directory: current, clock: clock, lockTimeout: lockTimeout)
+                return try BoardStore(directory: current, clock: clock, lockTimeout: lockTimeout, index: index)
             }
             let parent = (current as NSString).deletingLastPathComponent
             if parent == current || parent.isEmpty { break }
@@ -146,8 +152,9 @@ public final class BoardStore: Sendable {
         let root = try openRoot()
         settleIfUnlocked(root)
         let board = try readBoardFile(in: root).board
-        let scan = CardScan<Void, Card>(root: root, includeBodies: includeBodies, labels: Set(board.labels.map(\.id)),
+        var scan = CardScan<Void, Card>(root: root, includeBodies: includeBodies, labels: Set(board.labels.map(\.id)),
                                         archivedColumns: columns, inspect: { _, _, _ in () }, assemble: { card, _ in card })
+        if !includeBodies { scan.indexing = indexing { _ in .keep(()) } }
         let (cards, diagnostics, findings, order) = try load(board: board, scope: scope, columns: columns, scan: scan, root: root)
         return BoardSnapshot(board: board, columnIDs: order, cards: cards, diagnostics: diagnostics, findings: findings)
     }
@@ -174,6 +181,9 @@ public final class BoardStore: Sendable {
             }
         }
         let outcome = try scan.run(sources)
+        if let indexFile, let indexing = scan.indexing, outcome.indexChanged, let contents = outcome.indexContents {
+            indexFile.write(contents.contents(), builtAt: indexing.startedAt)
+        }
         return (outcome.items, linkDiagnostics + outcome.diagnostics, outcome.findings, order)
     }
 
@@ -417,6 +427,24 @@ public final class BoardStore: Sendable {
         let (card, document) = try CardReader.read(bytes, file: file, includeBody: includeBody)
         return (card, document, bytes)
     }
+}
+
+/// Where a board keeps its index: a cache of what its card files say, checked against each file's stat data, so
+/// that a command reads only the files that changed since (git's index does the same for `git status`).
+public struct IndexPlacement: Sendable, Hashable {
+    var isEnabled: Bool
+    var cacheDirectory: String?
+    /// How long before an index is built a file must have last changed for its entry to be trusted.
+    var racyInterval = CardIndex.racyInterval
+
+    /// In the git directory when the board is in a repository, else in `cacheDirectory` (no index when it is nil,
+    /// or inside the board).
+    public static func automatic(cacheDirectory: String?) -> IndexPlacement {
+        IndexPlacement(isEnabled: true, cacheDirectory: cacheDirectory)
+    }
+
+    /// No index: every command reads the files.
+    public static let none = IndexPlacement(isEnabled: false, cacheDirectory: nil)
 }
 
 /// A change a killed process left half done, and what settling it did.

@@ -36,6 +36,11 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         var items: [Item]
         var diagnostics: [Diagnostic]
         var findings: [Diagnostic]
+        /// The entries for a new index, when the scan used ``indexing``: every directory scanned, and the sections
+        /// of the old index for those it did not scan.
+        var indexContents: IndexContents?
+        /// Whether the new index says more than the old one (a file read anew, one gone): worth writing.
+        var indexChanged = false
     }
 
     var root: BoardRoot
@@ -50,6 +55,61 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
     var inspect: @Sendable (Card, UnsafeBufferPointer<UInt8>, Int) -> Extra?
     /// Makes a result from a card and its extra.
     var assemble: @Sendable (consuming Card, consuming Extra) -> Item
+    /// The board's index and how to use it, when the scan may take cards from it (and gather a new one).
+    var indexing: Indexing? = nil
+
+    /// How a scan uses the board's index: cards whose file's stamp matches their entry are taken from it, and
+    /// ``decide`` says what becomes of each without its file's bytes; every card read is gathered for a new index.
+    struct Indexing: Sendable {
+        /// The index read, or nil when there is none to trust (a new one is gathered all the same).
+        var index: CardIndex?
+        /// When the scan started, before any file was looked at: the new index's ``CardIndex/builtAt``.
+        var startedAt: Int64
+        /// See ``CardIndex/racyInterval``.
+        var racyInterval: Int64
+        /// What becomes of a card taken from the index.
+        var decide: @Sendable (Card) -> IndexedDecision<Extra>
+    }
+
+    /// The entries of a new index, gathered as references into the old one and new entries, put together only when
+    /// the index is written (most loads change nothing, and copying a large index is a good part of a load).
+    struct IndexContents {
+        /// Entries of the old index by directory, and new entries, in runs.
+        var parts: [String: [(reused: [Int], fresh: [UInt8], freshCount: Int)]] = [:]
+        /// Sections of the old index carried whole (directories the scan did not list).
+        var carried: [String: CardIndex.Section] = [:]
+        var old: CardIndex?
+
+        /// The new index's entries.
+        func contents() -> CardIndexFile.Contents {
+            var contents = CardIndexFile.Contents()
+            for (directory, runs) in parts {
+                var bytes: [UInt8] = []
+                var count = 0
+                let section = old?.sections[directory]
+                for run in runs {
+                    if let section {
+                        for start in run.reused { bytes += section.rawEntry(at: start) }
+                    }
+                    bytes += run.fresh
+                    count += run.reused.count + run.freshCount
+                }
+                contents.sections[directory] = (bytes, count)
+            }
+            for (directory, section) in carried { contents.sections[directory] = (section.bytes, section.count) }
+            return contents
+        }
+    }
+
+    /// What becomes of a card taken from the index.
+    enum IndexedDecision<Value> {
+        /// Kept, with this extra.
+        case keep(Value)
+        /// Left out.
+        case drop
+        /// The file's bytes are needed: it is read as without an index.
+        case read
+    }
 
     /// Loads the cards of `sources`, which are in board order.
     /// - Throws: ``KanbanError/Code/fileSystem`` when a directory exists but cannot be listed.
@@ -74,10 +134,37 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         }
 
         var outcome = Outcome(items: [], diagnostics: listings.flatMap(\.diagnostics), findings: [])
-        for report in reports.withLock({ $0 }) {
+        var contents = indexing.map { IndexContents(old: $0.index) }
+        var accounted = Array(repeating: 0, count: listings.count)
+        for (number, report) in reports.withLock({ $0 }).enumerated() {
             guard let report else { continue }
             outcome.diagnostics += report.diagnostics
             outcome.findings += report.findings
+            if contents != nil {
+                let directory = listings[chunks[number].source].path
+                contents?.parts[directory, default: []].append((report.reused, report.entries, report.entryCount))
+                accounted[chunks[number].source] += report.accounted
+                outcome.indexChanged = outcome.indexChanged || report.changed
+            }
+        }
+        if let indexing, var gathered = contents {
+            let scanned = Set(listings.map(\.path))
+            for (number, listing) in listings.enumerated() {
+                if gathered.parts[listing.path] == nil { gathered.parts[listing.path] = [] }
+                // An entry no listed file accounted for is a card gone (or a directory unreadable).
+                if let section = indexing.index?.sections[listing.path], section.count != accounted[number] { outcome.indexChanged = true }
+            }
+            if let index = indexing.index {
+                for directory in index.directories where !scanned.contains(directory) {
+                    guard let section = index.sections[directory] else { continue }
+                    gathered.carried[directory] = section
+                }
+                // A directory the old index had and this scan would have listed, now gone.
+                if !index.directories.isSubset(of: Set(gathered.parts.keys).union(gathered.carried.keys)) { outcome.indexChanged = true }
+            } else {
+                outcome.indexChanged = true
+            }
+            outcome.indexContents = gathered
         }
         // Each directory's cards now lead its range of keys, in order, and the rest did not load: the card of a
         // directory's key `i` is item `i` of that directory's run of items, so the items are made on every core.
@@ -110,6 +197,8 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
     // MARK: Listing
 
     struct Listing: Sendable {
+        /// The directory's path relative to the board.
+        var path: String
         var directory: FileSystem.OpenDirectory?
         /// Where the file name starts in each path: the length of `<source path>/`.
         var nameOffset: Int
@@ -159,7 +248,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
     private func list(_ source: Source, in opened: FileSystem.OpenDirectory?) throws(KanbanError) -> Listing {
         let nameOffset = source.path.utf8.count + 1
         guard let directory = opened else {
-            return Listing(directory: nil, nameOffset: nameOffset, files: [], diagnostics: [])
+            return Listing(path: source.path, directory: nil, nameOffset: nameOffset, files: [], diagnostics: [])
         }
         var files: [CardFile] = []
         var linked: [Int: BoardRoot.Place] = [:]
@@ -189,7 +278,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
             }
         }
         if let failure { throw failure }
-        return Listing(directory: directory, nameOffset: nameOffset, files: files, linked: linked, diagnostics: diagnostics)
+        return Listing(path: source.path, directory: directory, nameOffset: nameOffset, files: files, linked: linked, diagnostics: diagnostics)
     }
 
     // MARK: Reading and parsing
@@ -223,59 +312,134 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
     struct ChunkReport: Sendable {
         var diagnostics: [Diagnostic] = []
         var findings: [Diagnostic] = []
+        /// Where the entries of the old index that still hold start, for the chunk's files.
+        var reused: [Int] = []
+        /// New index entries for the chunk's files, one after another.
+        var entries: [UInt8] = []
+        var entryCount = 0
+        /// How many of the chunk's files had an entry in the old index, matching or not.
+        var accounted = 0
+        /// Whether an entry was made that the old index lacked or had otherwise.
+        var changed = false
     }
 
     private func load(_ chunk: Chunk, listing: Listing, into slots: Slots<Card>, extras: Slots<Extra>, keys: Slots<SortKey>) -> ChunkReport {
         var report = ChunkReport()
         let scratch = FileSystem.ReadBuffer()
+        let section = indexing?.index?.sections[listing.path]
         for index in chunk.files {
             let file = listing.files[index]
             let slot = chunk.base + index - chunk.files.lowerBound
+            // The stamp is taken before the file is read: a change after it gives the file another stamp, or (in
+            // the same clock tick) one too recent to trust.
+            var stamp: FileStamp?
+            var old: (start: Int, stamp: FileStamp?)?
+            if let indexing, listing.linked[index] == nil, let directory = listing.directory {
+                var path = file.path
+                if let section, let start = path.withUTF8({ section.entry(named: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[listing.nameOffset...])) }) {
+                    report.accounted += 1
+                    old = (start, section.stamp(at: start))
+                    stamp = file.path.withCString { FileStamp(name: $0 + listing.nameOffset, in: directory.descriptor) }
+                }
+                // A file the index does not know is read at once; its stamp comes from the descriptor it is read by.
+                if let stamp, let old, let section, old.stamp == stamp, indexing.index?.trusts(stamp) == true,
+                   let card = section.card(at: old.start, file: file), labels.map({ card.labels.allSatisfy($0.contains) }) ?? true {
+                    switch indexing.decide(card) {
+                    case .keep(let extra):
+                        if let archivedColumns, card.isArchived, !archivedColumns.contains(card.column) {
+                            keys.initialize(slot, to: SortKey(failedSlot: slot))
+                        } else {
+                            keys.initialize(slot, to: SortKey(card, slot: slot, skipping: listing.nameOffset))
+                            slots.initialize(slot, to: card)
+                            extras.initialize(slot, to: extra)
+                        }
+                        report.reused.append(old.start)
+                        continue
+                    case .drop:
+                        keys.initialize(slot, to: SortKey(failedSlot: slot))
+                        report.reused.append(old.start)
+                        continue
+                    case .read:
+                        break
+                    }
+                }
+            }
             do throws(KanbanError) {
                 guard let directory = listing.directory else { throw KanbanError(.fileSystem, "directory went away") }
                 if let place = listing.linked[index] {
                     try place.directory.withContents(of: place.name, nameOffset: 0, fullPath: file.path, scratch: scratch) { bytes in
-                        load(file, bytes: bytes, slot: slot, nameOffset: listing.nameOffset, into: slots, extras: extras, keys: keys, report: &report)
+                        _ = load(file, bytes: bytes, slot: slot, nameOffset: listing.nameOffset, into: slots, extras: extras, keys: keys, report: &report)
                     }
                 } else {
-                    try directory.withContents(of: file.path, nameOffset: listing.nameOffset, fullPath: file.path, scratch: scratch) { bytes in
-                        load(file, bytes: bytes, slot: slot, nameOffset: listing.nameOffset, into: slots, extras: extras, keys: keys, report: &report)
+                    try directory.withContentsAndStatus(of: file.path, nameOffset: listing.nameOffset, fullPath: file.path,
+                                                        scratch: scratch) { bytes, status in
+                        if indexing != nil && old == nil { stamp = FileStamp(status) }
+                        let loaded = load(file, bytes: bytes, slot: slot, nameOffset: listing.nameOffset, into: slots, extras: extras,
+                                          keys: keys, report: &report, stamp: stamp)
+                        guard let indexing, let stamp else { return }
+                        if loaded.madeEntry {
+                            // New to the index, changed since, or trusted now and not before.
+                            let trustedBefore = old?.stamp == stamp && indexing.index?.trusts(stamp) == true
+                            if old?.stamp != stamp || (!trustedBefore && stamp.latest < indexing.startedAt - indexing.racyInterval) {
+                                report.changed = true
+                            }
+                        } else if let old, old.stamp == stamp, let section, !loaded.wasParsed {
+                            // Left out before parsing (a search's look at the bytes): the old entry still holds.
+                            report.reused.append(old.start)
+                        } else if old != nil {
+                            report.changed = true
+                        }
                     }
                 }
             } catch {
                 keys.initialize(slot, to: SortKey(failedSlot: slot))
                 report.diagnostics += CardLoader.unreadable(file, error).diagnostics
+                if old != nil { report.changed = true }
             }
         }
         return report
     }
 
     /// Loads one file, `bytes`, into `slot`.
+    /// - Parameter stamp: The file's stamp, when the scan gathers an index.
+    /// - Returns: Whether an index entry was added to the report (none for a card the checks have something to say
+    ///   about), and whether the file was parsed at all.
+    @discardableResult
     private func load(_ file: CardFile, bytes: UnsafeBufferPointer<UInt8>, slot: Int, nameOffset: Int, into slots: Slots<Card>,
-                      extras: Slots<Extra>, keys: Slots<SortKey>, report: inout ChunkReport) {
+                      extras: Slots<Extra>, keys: Slots<SortKey>, report: inout ChunkReport,
+                      stamp: FileStamp? = nil) -> (madeEntry: Bool, wasParsed: Bool) {
         guard prefilter(file, bytes) else {
             keys.initialize(slot, to: SortKey(failedSlot: slot))
-            return
+            return (false, false)
         }
         let loaded = CardLoader.loadOne(file, bytes: bytes, includeBodies: includeBodies, labels: labels)
         guard let card = loaded.card else {
             keys.initialize(slot, to: SortKey(failedSlot: slot))
             report.diagnostics += loaded.diagnostics
-            return
+            return (false, true)
+        }
+        var madeEntry = false
+        if let stamp, loaded.diagnostics.isEmpty {
+            let name = String(decoding: file.path.utf8.dropFirst(nameOffset), as: UTF8.self)
+            let body = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[min(loaded.bodyOffset, bytes.count)...])
+            EntryLayout.encode(card, name: name, stamp: stamp, bodyDigest: CardIndex.checksum(body), appendingTo: &report.entries)
+            report.entryCount += 1
+            madeEntry = true
         }
         if let archivedColumns, card.isArchived, !archivedColumns.contains(card.column) {
             keys.initialize(slot, to: SortKey(failedSlot: slot))
             report.findings += loaded.diagnostics
-            return
+            return (madeEntry, true)
         }
         guard let extra = inspect(card, bytes, loaded.bodyOffset) else {
             keys.initialize(slot, to: SortKey(failedSlot: slot))
-            return
+            return (madeEntry, true)
         }
         keys.initialize(slot, to: SortKey(card, slot: slot, skipping: nameOffset))
         slots.initialize(slot, to: card)
         extras.initialize(slot, to: extra)
         report.findings += loaded.diagnostics
+        return (madeEntry, true)
     }
 
     // MARK: Sorting

@@ -6,8 +6,9 @@
 enum PositionReader {
     /// The files that parse, with their positions, in board order (position bytes, then slug, then path).
     ///
-    /// The files of one column are opened relative to the open column directory, a run of them to a thread.
-    static func ordered(_ files: [CardFile], root: BoardRoot) -> [(file: CardFile, position: String?)] {
+    /// The files of one column are opened relative to the open column directory, a run of them to a thread. A file
+    /// whose stamp matches its entry in `index` (trusted) is not opened: its position is the entry's.
+    static func ordered(_ files: [CardFile], root: BoardRoot, index: CardIndex? = nil) -> [(file: CardFile, position: String?)] {
         let size = 256
         let runs = stride(from: 0, to: files.count, by: size).map { $0..<min(files.count, $0 + size) }
         let read = ParallelMap.map(runs, minimumChunk: 1) { run -> [(file: CardFile, position: String?)] in
@@ -18,6 +19,17 @@ enum PositionReader {
                 let slash = file.path.utf8.lastIndex(of: UInt8(ascii: "/")) ?? file.path.startIndex
                 let parent = file.path[..<slash]
                 if opened?.path != parent { opened = (parent, try? root.openDirectory(String(parent))) }
+                if let index, let directory = opened?.directory, let section = index.sections[String(parent)] {
+                    let nameOffset = parent.utf8.count + 1
+                    var path = file.path
+                    let stamp = path.withCString { FileStamp(name: $0 + nameOffset, in: directory.descriptor) }
+                    if let stamp, index.trusts(stamp),
+                       let start = path.withUTF8({ section.entry(named: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[nameOffset...])) }),
+                       section.stamp(at: start) == stamp, let position = section.position(at: start) {
+                        result.append((file, position))
+                        continue
+                    }
+                }
                 // A card that is a link inside the board is read through the link.
                 guard let directory = opened?.directory,
                       let bytes = (try? directory.readFile(file.path, nameOffset: parent.utf8.count + 1,

@@ -386,6 +386,15 @@ extension FileSystem {
         /// The file is opened without following a link and without blocking, and must be a regular file.
         func withContents<Result>(of relativePath: String, nameOffset: Int, fullPath: @autoclosure () -> String, scratch: ReadBuffer,
                                   _ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(KanbanError) -> Result {
+            try withContentsAndStatus(of: relativePath, nameOffset: nameOffset, fullPath: fullPath(), scratch: scratch) { bytes, _ in
+                body(bytes)
+            }
+        }
+
+        /// As ``withContents(of:nameOffset:fullPath:scratch:_:)``, and gives `body` too what `fstat` said of the file
+        /// when it was opened, before it was read (what the board index keeps of it).
+        func withContentsAndStatus<Result>(of relativePath: String, nameOffset: Int, fullPath: @autoclosure () -> String, scratch: ReadBuffer,
+                                           _ body: (UnsafeBufferPointer<UInt8>, stat) -> Result) throws(KanbanError) -> Result {
             let opened = relativePath.withCString { path in
                 retrying { openat(descriptor, path + nameOffset, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
             }
@@ -394,14 +403,16 @@ extension FileSystem {
                 throw error("read", fullPath(), errno: errno)
             }
             defer { close(opened) }
-            try requireRegularFile(opened, path: relativePath)
+            var status = stat()
+            guard fstat(opened, &status) == 0 else { throw error("read", fullPath(), errno: errno) }
+            guard FileSystem.kind(mode: status.st_mode) == .file else { throw notRegularFile(relativePath) }
             let count = retrying { read(opened, scratch.base, scratch.capacity) }
             if count < 0 { throw error("read", fullPath(), errno: errno) }
             let first = UnsafeBufferPointer(start: scratch.base.assumingMemoryBound(to: UInt8.self), count: count)
             // A short read of a regular file is its end.
-            if count < scratch.capacity { return body(first) }
+            if count < scratch.capacity { return body(first, status) }
             let bytes = Array(first) + (try readAll(opened, path: fullPath(), scratch: scratch))
-            return bytes.withUnsafeBufferPointer(body)
+            return bytes.withUnsafeBufferPointer { body($0, status) }
         }
     }
 }

@@ -48,7 +48,7 @@ final class MCPBoard: @unchecked Sendable {
         guard canUseRoots else { return nil }
         let timeout = (try? context.seconds(fromVariable: "KANBAN_LOCK_TIMEOUT")) ?? nil
         for path in paths {
-            guard let store = try? BoardStore.find(from: path, lockTimeout: timeout ?? .seconds(20)) else { continue }
+            guard let store = try? BoardStore.find(from: path, lockTimeout: timeout ?? .seconds(20), index: context.indexPlacement) else { continue }
             context.use(store)
             lock.withLock { found = store }
             return store.directory

@@ -79,11 +79,11 @@ final class CommandContext {
     private func openStore() throws -> BoardStore {
         let timeout = try seconds(fromVariable: "KANBAN_LOCK_TIMEOUT") ?? .seconds(20)
         if let directory = arguments.value("board") {
-            return try BoardStore(directory: absolute(directory), lockTimeout: timeout)
+            return try BoardStore(directory: absolute(directory), lockTimeout: timeout, index: indexPlacement)
         }
         if let directory = environment["KANBAN_BOARD"], !directory.isEmpty {
             do {
-                return try BoardStore(directory: absolute(directory), lockTimeout: timeout)
+                return try BoardStore(directory: absolute(directory), lockTimeout: timeout, index: indexPlacement)
             } catch {
                 guard error.code == .boardNotFound else { throw error }
                 var named = error
@@ -91,7 +91,16 @@ final class CommandContext {
                 throw named
             }
         }
-        return try BoardStore.find(from: currentDirectory, lockTimeout: timeout)
+        return try BoardStore.find(from: currentDirectory, lockTimeout: timeout, index: indexPlacement)
+    }
+
+    /// Where the board's index is kept: the git directory when the board is in a repository, else
+    /// `$XDG_CACHE_HOME/kanban` (`~/.cache/kanban`); none when `KANBAN_INDEX` is `off`.
+    var indexPlacement: IndexPlacement {
+        if let setting = environment["KANBAN_INDEX"], ["off", "0", "no", "false"].contains(setting.lowercased()) { return .none }
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return .automatic(cacheDirectory: cache) }
+        if let home = environment["HOME"], home.hasPrefix("/") { return .automatic(cacheDirectory: home + "/.cache") }
+        return .automatic(cacheDirectory: nil)
     }
 
     /// The duration an environment variable gives in seconds (`30`, `2.5`), or nil when it is unset or empty.

@@ -1,0 +1,422 @@
+import Foundation
+
+/// A cache of what a board's card files say, validated by each file's stat data, in the manner of git's index: a
+/// file whose ``FileStamp`` matches its entry is not read again, anything else is.
+///
+/// The files stay the truth. An entry is used only when the file's size, modification and change times (in
+/// nanoseconds), inode and device all match, and only when the file last changed well before the index was built
+/// (git's "racily clean" rule: a file changed in the same clock tick as it was read could change again without its
+/// stamp changing). Only cards the checks have nothing to say about are kept, so a card with findings is always
+/// read, and reported, as without the index.
+///
+/// The file is kept outside the board's tree (see ``CardIndexFile``): a header (magic, version, the board's path,
+/// device and inode, the time it was built, a table of sections with a checksum each, and a checksum of the header
+/// itself), then one section for each directory of cards (`cards/<column>`, `archive`). A file that is missing,
+/// short, corrupt, of another version or of another board is ignored whole; a section whose checksum fails is
+/// ignored whole.
+final class CardIndex: Sendable {
+    static let magic = Array("KANBANIX".utf8)
+    static let version: UInt32 = 1
+    /// How long before the index was built a file must have last changed for its entry to be trusted: well above
+    /// the granularity of any file system's time stamps (a second for some, two for FAT).
+    static let racyInterval: Int64 = 2_000_000_000
+
+    /// When the index was built (before any file it holds was looked at), nanoseconds since 1970.
+    let builtAt: Int64
+    /// The sections read, by directory (`cards/<column>`, `archive`).
+    let sections: [String: Section]
+    /// Every directory the file has a section for, read or not.
+    let directories: Set<String>
+    /// How long before ``builtAt`` a file must have last changed for its entry to be trusted.
+    let racyInterval: Int64
+
+    init(builtAt: Int64, sections: [String: Section], directories: Set<String>, racyInterval: Int64 = CardIndex.racyInterval) {
+        self.builtAt = builtAt
+        self.sections = sections
+        self.directories = directories
+        self.racyInterval = racyInterval
+    }
+
+    /// Whether an entry with `stamp` may be used: the file had stopped changing before the index was built.
+    func trusts(_ stamp: FileStamp) -> Bool {
+        stamp.latest < builtAt - racyInterval
+    }
+
+    /// The number of entries in the sections read.
+    var count: Int { sections.values.reduce(0) { $0 + $1.count } }
+
+    /// The entries of one directory, with a hash table on their names.
+    struct Section: Sendable {
+        /// The entries, one after another; each starts with its length.
+        let bytes: [UInt8]
+        /// Where each entry starts.
+        let starts: [Int]
+        /// Open addressing on the hash of the name: entry number + 1, 0 for an empty slot.
+        private let table: [Int32]
+
+        var count: Int { starts.count }
+
+        /// The section in `bytes`, or nil when its entries do not fit together.
+        init?(bytes: [UInt8], count: Int) {
+            var starts: [Int] = []
+            starts.reserveCapacity(count)
+            var offset = 0
+            while offset < bytes.count {
+                guard offset + 4 <= bytes.count else { return nil }
+                let length = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) }.littleEndian)
+                guard length >= EntryLayout.minimumLength, offset + length <= bytes.count else { return nil }
+                starts.append(offset)
+                offset += length
+            }
+            guard starts.count == count else { return nil }
+            var size = 16
+            while size < count * 2 { size <<= 1 }
+            var table = [Int32](repeating: 0, count: size)
+            let ok = bytes.withUnsafeBytes { raw -> Bool in
+                for (number, start) in starts.enumerated() {
+                    guard let name = EntryLayout.name(in: raw, at: start) else { return false }
+                    var slot = Int(truncatingIfNeeded: CardIndex.hash(name)) & (size - 1)
+                    while table[slot] != 0 { slot = (slot + 1) & (size - 1) }
+                    table[slot] = Int32(number + 1)
+                }
+                return true
+            }
+            guard ok else { return nil }
+            self.bytes = bytes
+            self.starts = starts
+            self.table = table
+        }
+
+        /// Where the entry for the file `name` starts, or nil when there is none.
+        func entry(named name: UnsafeRawBufferPointer) -> Int? {
+            let mask = table.count - 1
+            var slot = Int(truncatingIfNeeded: CardIndex.hash(name)) & mask
+            return bytes.withUnsafeBytes { raw -> Int? in
+                while true {
+                    let number = Int(table[slot])
+                    if number == 0 { return nil }
+                    let start = starts[number - 1]
+                    if let stored = EntryLayout.name(in: raw, at: start), stored.elementsEqual(name) { return start }
+                    slot = (slot + 1) & mask
+                }
+            }
+        }
+
+        func entry(named name: String) -> Int? {
+            var name = name
+            return name.withUTF8 { entry(named: UnsafeRawBufferPointer($0)) }
+        }
+
+        /// The raw bytes of the entry at `start`, to carry into the next index unchanged.
+        func rawEntry(at start: Int) -> ArraySlice<UInt8> {
+            let length = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: UInt32.self) }.littleEndian)
+            return bytes[start..<(start + length)]
+        }
+
+        /// The stamp of the entry at `start`.
+        func stamp(at start: Int) -> FileStamp? {
+            bytes.withUnsafeBytes { raw in
+                var reader = EntryReader(raw, at: start)
+                return reader.skipToStamp() ? reader.stamp() : nil
+            }
+        }
+
+        /// The name of the entry at `start`.
+        func name(at start: Int) -> String? {
+            bytes.withUnsafeBytes { raw in EntryLayout.name(in: raw, at: start).map { String(decoding: $0, as: UTF8.self) } }
+        }
+
+        /// The card the entry at `start` holds, for `file`; nil when the entry does not decode.
+        func card(at start: Int, file: CardFile) -> Card? {
+            bytes.withUnsafeBytes { raw in
+                var reader = EntryReader(raw, at: start)
+                return reader.card(file: file)
+            }
+        }
+
+        /// The digest of the body the entry at `start` was made from.
+        func bodyDigest(at start: Int) -> UInt64? {
+            bytes.withUnsafeBytes { raw in
+                var reader = EntryReader(raw, at: start)
+                guard reader.skipToStamp(), reader.stamp() != nil else { return nil }
+                return reader.integer(UInt64.self)
+            }
+        }
+
+        /// Just the position of the entry at `start` (`.some(nil)`: the card has none); nil when it does not decode.
+        func position(at start: Int) -> String?? {
+            bytes.withUnsafeBytes { raw in
+                var reader = EntryReader(raw, at: start)
+                return reader.position()
+            }
+        }
+    }
+
+    // MARK: Hashing
+
+    /// FNV-1a, for names in the hash tables and the index's file name.
+    static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+
+    /// A checksum of `bytes` that a torn or altered write fails, eight bytes at a time.
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            hash = ((hash ^ word) &* 0xFF51_AFD7_ED55_8CCD)
+            hash ^= hash >> 29
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count {
+            tail |= UInt64(bytes[offset]) << shift
+            shift += 8
+            offset += 1
+        }
+        hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+        return hash ^ (hash >> 32)
+    }
+}
+
+// MARK: Entries
+
+/// How an entry is laid out (little-endian throughout):
+///
+/// `u32` length of the whole entry · `u16` name length, the name (the file name in its directory) · the stamp
+/// (`i64` size, `i64` modified ns, `i64` changed ns, `u64` inode, `u64` device) · `u64` body digest · `u8` flags ·
+/// `f64` created, `f64` modified · strings (`u32` length, bytes): title, column, then column field, position and
+/// archive date when the flags say · `u32` label count and the labels · `u32` field count and the fields (key
+/// string, then a value: `u8` 0 scalar (`u8` style, string), 1 list (`u32` count, values), 2 map (`u32` count, key
+/// and value each)).
+enum EntryLayout {
+    static let minimumLength = 4 + 2 + 40 + 8 + 1 + 16
+
+    enum Flag {
+        static let hasFrontmatter: UInt8 = 1
+        static let hasColumnField: UInt8 = 2
+        static let hasPosition: UInt8 = 4
+        static let hasCreated: UInt8 = 8
+        static let hasModified: UInt8 = 16
+    }
+
+    /// The name of the entry at `start`, in place.
+    static func name(in raw: UnsafeRawBufferPointer, at start: Int) -> UnsafeRawBufferPointer? {
+        guard start + 6 <= raw.count else { return nil }
+        let length = Int(raw.loadUnaligned(fromByteOffset: start + 4, as: UInt16.self).littleEndian)
+        guard start + 6 + length <= raw.count else { return nil }
+        return UnsafeRawBufferPointer(rebasing: raw[(start + 6)..<(start + 6 + length)])
+    }
+
+    /// The entry for `card`, read from the file `name` whose stamp, taken before it was read, is `stamp`.
+    static func encode(_ card: Card, name: String, stamp: FileStamp, bodyDigest: UInt64) -> [UInt8] {
+        var bytes: [UInt8] = []
+        encode(card, name: name, stamp: stamp, bodyDigest: bodyDigest, appendingTo: &bytes)
+        return bytes
+    }
+
+    /// Appends the entry for `card` to `bytes` (a section being gathered), making no array of its own.
+    static func encode(_ card: Card, name: String, stamp: FileStamp, bodyDigest: UInt64, appendingTo bytes: inout [UInt8]) {
+        let start = bytes.count
+        var writer = EntryWriter(bytes: bytes)
+        bytes = []
+        defer { bytes = writer.bytes }
+        writer.integer(UInt32(0))
+        writer.integer(UInt16(name.utf8.count))
+        writer.bytes += name.utf8
+        writer.integer(stamp.size)
+        writer.integer(stamp.modified)
+        writer.integer(stamp.changed)
+        writer.integer(stamp.inode)
+        writer.integer(stamp.device)
+        writer.integer(bodyDigest)
+        var flags: UInt8 = 0
+        if card.hasFrontmatter { flags |= Flag.hasFrontmatter }
+        if card.columnField != nil { flags |= Flag.hasColumnField }
+        if card.position != nil { flags |= Flag.hasPosition }
+        if card.created != nil { flags |= Flag.hasCreated }
+        if card.modified != nil { flags |= Flag.hasModified }
+        writer.bytes.append(flags)
+        writer.integer((card.created?.timeIntervalSince1970 ?? 0).bitPattern)
+        writer.integer((card.modified?.timeIntervalSince1970 ?? 0).bitPattern)
+        writer.string(card.title)
+        writer.string(card.column)
+        if let field = card.columnField { writer.string(field) }
+        if let position = card.position { writer.string(position) }
+        writer.integer(UInt32(card.labels.count))
+        for label in card.labels { writer.string(label) }
+        writer.integer(UInt32(card.fields.count))
+        for field in card.fields {
+            writer.string(field.key)
+            writer.value(field.value)
+        }
+        let length = UInt32(writer.bytes.count - start).littleEndian
+        withUnsafeBytes(of: length) { writer.bytes.replaceSubrange(start..<(start + 4), with: $0) }
+    }
+}
+
+struct EntryWriter {
+    var bytes: [UInt8] = []
+
+    mutating func integer<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+    }
+
+    mutating func string(_ text: String) {
+        integer(UInt32(text.utf8.count))
+        bytes += text.utf8
+    }
+
+    mutating func value(_ value: YAMLValue) {
+        switch value {
+        case .scalar(let scalar):
+            bytes.append(0)
+            let style: UInt8
+            switch scalar.style {
+            case .plain: style = 0
+            case .singleQuoted: style = 1
+            case .doubleQuoted: style = 2
+            case .literal: style = 3
+            case .folded: style = 4
+            }
+            bytes.append(style)
+            string(scalar.value)
+        case .list(let items):
+            bytes.append(1)
+            integer(UInt32(items.count))
+            for item in items { self.value(item) }
+        case .map(let entries):
+            bytes.append(2)
+            integer(UInt32(entries.count))
+            for entry in entries {
+                string(entry.key)
+                self.value(entry.value)
+            }
+        }
+    }
+}
+
+/// Reads one entry, checking every length against its bounds: a bad entry reads as nil, never as a trap.
+struct EntryReader {
+    private let raw: UnsafeRawBufferPointer
+    private var offset: Int
+    private let end: Int
+
+    init(_ raw: UnsafeRawBufferPointer, at start: Int) {
+        self.raw = raw
+        offset = start
+        if start + 4 <= raw.count {
+            let length = Int(raw.loadUnaligned(fromByteOffset: start, as: UInt32.self).littleEndian)
+            end = min(raw.count, start + length)
+        } else {
+            end = start
+        }
+    }
+
+    mutating func integer<T: FixedWidthInteger>(_ type: T.Type) -> T? {
+        let size = MemoryLayout<T>.size
+        guard offset + size <= end else { return nil }
+        defer { offset += size }
+        return T(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+
+    mutating func string() -> String? {
+        guard let length = integer(UInt32.self).map(Int.init), offset + length <= end else { return nil }
+        defer { offset += length }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + length)]), as: UTF8.self)
+    }
+
+    mutating func skipString() -> Bool {
+        guard let length = integer(UInt32.self).map(Int.init), offset + length <= end else { return false }
+        offset += length
+        return true
+    }
+
+    /// Moves past the length and the name.
+    mutating func skipToStamp() -> Bool {
+        guard integer(UInt32.self) != nil, let length = integer(UInt16.self).map(Int.init), offset + length <= end else { return false }
+        offset += length
+        return true
+    }
+
+    mutating func stamp() -> FileStamp? {
+        guard let size = integer(Int64.self), let modified = integer(Int64.self), let changed = integer(Int64.self),
+              let inode = integer(UInt64.self), let device = integer(UInt64.self) else { return nil }
+        return FileStamp(size: size, modified: modified, changed: changed, inode: inode, device: device)
+    }
+
+    /// The position, from the start of the entry (`.some(nil)`: none).
+    mutating func position() -> String?? {
+        guard skipToStamp(), stamp() != nil, integer(UInt64.self) != nil, let flags = integer(UInt8.self),
+              integer(UInt64.self) != nil, integer(UInt64.self) != nil, skipString(), skipString() else { return nil }
+        if flags & EntryLayout.Flag.hasColumnField != 0 { guard skipString() else { return nil } }
+        guard flags & EntryLayout.Flag.hasPosition != 0 else { return .some(nil) }
+        guard let position = string() else { return nil }
+        return .some(position)
+    }
+
+    /// The card, from the start of the entry; its path, slug and archive facts come from `file`.
+    mutating func card(file: CardFile) -> Card? {
+        guard skipToStamp(), stamp() != nil, integer(UInt64.self) != nil, let flags = integer(UInt8.self),
+              let created = integer(UInt64.self), let modified = integer(UInt64.self),
+              let title = string(), let column = string() else { return nil }
+        var columnField: String?
+        var position: String?
+        if flags & EntryLayout.Flag.hasColumnField != 0 { guard let field = string() else { return nil }; columnField = field }
+        if flags & EntryLayout.Flag.hasPosition != 0 { guard let value = string() else { return nil }; position = value }
+        guard let labelCount = integer(UInt32.self), Int(labelCount) <= end - offset else { return nil }
+        var labels: [String] = []
+        labels.reserveCapacity(Int(labelCount))
+        for _ in 0..<labelCount {
+            guard let label = string() else { return nil }
+            labels.append(label)
+        }
+        guard let fieldCount = integer(UInt32.self), Int(fieldCount) <= end - offset else { return nil }
+        var fields: [YAMLMapEntry] = []
+        for _ in 0..<fieldCount {
+            guard let key = string(), let value = value(depth: 0) else { return nil }
+            fields.append(YAMLMapEntry(key: key, value: value))
+        }
+        return Card(slug: file.slug, title: title, column: column, columnField: columnField, position: position,
+                    created: flags & EntryLayout.Flag.hasCreated != 0 ? Date(timeIntervalSince1970: Double(bitPattern: created)) : nil,
+                    modified: flags & EntryLayout.Flag.hasModified != 0 ? Date(timeIntervalSince1970: Double(bitPattern: modified)) : nil,
+                    labels: labels, fields: fields, path: file.path, isArchived: file.isArchived, archivedOn: file.archivedOn,
+                    hasFrontmatter: flags & EntryLayout.Flag.hasFrontmatter != 0, body: nil)
+    }
+
+    private mutating func value(depth: Int) -> YAMLValue? {
+        guard depth < 64, let tag = integer(UInt8.self) else { return nil }
+        switch tag {
+        case 0:
+            guard let style = integer(UInt8.self), let text = string() else { return nil }
+            let styles: [YAMLScalar.Style] = [.plain, .singleQuoted, .doubleQuoted, .literal, .folded]
+            guard Int(style) < styles.count else { return nil }
+            return .scalar(YAMLScalar(text, style: styles[Int(style)]))
+        case 1:
+            guard let count = integer(UInt32.self), Int(count) <= end - offset else { return nil }
+            var items: [YAMLValue] = []
+            for _ in 0..<count {
+                guard let item = value(depth: depth + 1) else { return nil }
+                items.append(item)
+            }
+            return .list(items)
+        case 2:
+            guard let count = integer(UInt32.self), Int(count) <= end - offset else { return nil }
+            var entries: [YAMLMapEntry] = []
+            for _ in 0..<count {
+                guard let key = string(), let item = value(depth: depth + 1) else { return nil }
+                entries.append(YAMLMapEntry(key: key, value: item))
+            }
+            return .map(entries)
+        default:
+            return nil
+        }
+    }
+}

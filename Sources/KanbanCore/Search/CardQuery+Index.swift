@@ -1,0 +1,16 @@
+extension CardQuery {
+    /// What the query says about `card` without its body: a match when the body cannot change it, no match when
+    /// the body cannot make one, nil when the body must be read. A regular expression always reads it.
+    ///
+    /// Terms on labels, the column and the title are decided here. A word that may be in the body decides only
+    /// when the title holds a word of the query (the title is then the line a match shows, body or not) and no
+    /// negated word could be in the body.
+    func matchWithoutBody(_ card: Card) -> SearchMatch?? {
+        guard pattern == nil else { return nil }
+        let anyTerms = terms.filter { $0.field == .any }
+        let match = match(card, body: "")
+        if anyTerms.isEmpty { return .some(match) }
+        guard let match, !anyTerms.contains(where: \.isNegated), !match.ranges.isEmpty else { return nil }
+        return .some(match)
+    }
+}
