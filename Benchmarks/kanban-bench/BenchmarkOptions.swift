@@ -21,8 +21,8 @@ struct BenchmarkOptions {
         `list`, `list --json` and `search` beside `grep -r`, and `move`, `set`, `add` and `archive` on one
         card. Those figures need the `kanban` product built in the same directory as the benchmark
         (`swift build -c release --product kanban`); without it they are skipped, with a note.
-        Targets are marked met or MISSED; the exit code is 0 either way, and 1 only when something is wrong
-        (a card goes missing, a child process crashes).
+        Targets are marked met or MISSED; the exit code is 1 when a target is missed or something is wrong
+        (a card goes missing, a child process crashes), so a regression fails the run the day it lands.
 
         USAGE: kanban-bench [--sizes <n,n,...>] [--runs <n>] [--keep] [--breakdown]
                kanban-bench watch [<options>]
