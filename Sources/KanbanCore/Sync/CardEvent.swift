@@ -2,9 +2,9 @@
 ///
 /// Made from a ``BoardChange`` (what a command just did) or from the difference between the last commit and the
 /// working tree (what is not committed yet).
-public struct CardEvent: Sendable, Hashable {
+public struct CardEvent: Sendable, Hashable, Codable {
     /// What happened.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
         /// A new card.
         case added
         /// The card changed column.

@@ -41,7 +41,7 @@ public struct CommitMessage: Sendable, Hashable {
 }
 
 /// One `Key: value` line at the end of a commit message.
-public struct CommitTrailer: Sendable, Hashable {
+public struct CommitTrailer: Sendable, Hashable, Codable {
     /// The key, such as `Card`.
     public var key: String
     /// The value, one line.

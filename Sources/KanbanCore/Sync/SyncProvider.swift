@@ -121,7 +121,7 @@ public struct PullResult: Sendable, Hashable {
 }
 
 /// A card a pull decided about by a rule, because both sides changed it: what was decided, and where it is.
-public struct CardResolution: Sendable, Hashable {
+public struct CardResolution: Sendable, Hashable, Codable {
     /// Which rule decided.
     public enum Kind: String, Sendable, Hashable, Codable {
         /// Moved to two places: kept once, where the later version put it.
@@ -180,7 +180,7 @@ public struct PushResult: Sendable, Hashable {
 }
 
 /// One recorded change in a card's history (git: a commit).
-public struct HistoryEntry: Sendable, Hashable {
+public struct HistoryEntry: Sendable, Hashable, Codable {
     /// The change's identifier (git: the full hash).
     public var commit: String
     /// When it was authored.

@@ -45,4 +45,16 @@ import Testing
             try JSONDecoder().decode(YAMLValue.self, from: Data(#"{"number": 2}"#.utf8))
         }
     }
+
+    @Test func syncValuesSurviveJSON() throws {
+        let event = CardEvent(kind: .moved, slug: "fix-login", title: "Fix login", column: "done", previousColumn: "todo",
+                              path: "cards/done/fix-login.md", previousPath: "cards/todo/fix-login.md")
+        #expect(try roundTrip(event) == event)
+        let resolution = CardResolution(slug: "fix-login", keptPath: "cards/done/fix-login.md", removedPaths: ["cards/todo/fix-login.md"],
+                                        kind: .keptAfterDelete)
+        #expect(try roundTrip(resolution) == resolution)
+        let entry = HistoryEntry(commit: "0123456789abcdef", date: fixedNow, author: "Ana", subject: "Move \"Fix login\"",
+                                 trailers: [CommitTrailer("Card", "fix-login")], path: "cards/done/fix-login.md")
+        #expect(try roundTrip(entry) == entry)
+    }
 }
