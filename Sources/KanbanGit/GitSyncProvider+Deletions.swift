@@ -150,6 +150,32 @@ extension GitSyncProvider {
         return versions
     }
 
+    /// The slugs of the cards the branch `tip` removed in some commit since `base` (for a merge, against some parent),
+    /// a move (a card removed and added in one commit) not counted: one `git log` for the whole board, so that the
+    /// cards a side never deleted cost ``versionsBeforeDelete(of:on:since:mergingInto:)`` nothing. Nil when git fails.
+    func slugsRemoved(on tip: String, since base: String) -> Set<String>? {
+        guard let log = try? git.run(["log", "--full-history", "-m", "--no-renames", "--relative", "--name-status", "--format=%H", "\(base)..\(tip)",
+                                      "--", "cards", "archive"], readOnly: true), log.succeeded else { return nil }
+        var slugs: Set<String> = []
+        var removed: Set<String> = [], added: Set<String> = []
+        // One group of changes per commit, and per parent of a merge (`-m` shows a merge once for each).
+        func endGroup() {
+            slugs.formUnion(removed.subtracting(added))
+            (removed, added) = ([], [])
+        }
+        for line in log.lines {
+            let fields = line.split(separator: "\t", maxSplits: 1)
+            guard fields.count == 2 else {
+                if !line.isEmpty { endGroup() }
+                continue
+            }
+            guard let slug = BoardPath(String(fields[1]))?.card?.slug else { continue }
+            if fields[0] == "D" { removed.insert(slug) } else if fields[0] == "A" { added.insert(slug) }
+        }
+        endGroup()
+        return slugs
+    }
+
     /// The card `slug` in `commit` (the first of its files, in any column or the archive); nil when it has none.
     private func cardBytes(_ slug: String, at commit: String) -> [UInt8]? {
         guard let listing = try? git.run(["ls-tree", "-r", "-z", "--name-only", commit, "--", "cards", "archive"], readOnly: true),

@@ -103,11 +103,25 @@ extension GitSyncProvider {
         }
         guard let base else { return merger }
         merger.wasOnBoardBefore = { [self] slug, created in hadCard(slug, created: created, before: base) }
+        let removed = RemovedSlugs()
         merger.versionsBeforeDelete = { [self] side, slug in
-            versionsBeforeDelete(of: slug, on: side == .ours ? ours : theirs, since: base, mergingInto: side == .ours ? theirs : ours)
+            let tip = side == .ours ? ours : theirs
+            guard removed.mayHaveRemoved(slug, on: side, reading: { slugsRemoved(on: tip, since: base) }) else { return [] }
+            return versionsBeforeDelete(of: slug, on: tip, since: base, mergingInto: side == .ours ? theirs : ours)
         }
         merger.unstampedChangeTime = { [self] side, slug in unstampedChangeTime(of: slug, on: side == .ours ? ours : theirs, since: base) }
         return merger
+    }
+
+    /// What ``slugsRemoved(on:since:)`` says of each side of one merge, asked once per side and only when needed.
+    private final class RemovedSlugs {
+        private var known: [BoardMerge.Side: Set<String>?] = [:]
+
+        /// Whether `side` removed a card with `slug` since the base; true when git could not say.
+        func mayHaveRemoved(_ slug: String, on side: BoardMerge.Side, reading: () -> Set<String>?) -> Bool {
+            if known[side] == nil { known[side] = .some(reading()) }
+            return known[side].flatMap { $0 }.map { $0.contains(slug) } ?? true
+        }
     }
 
     /// The key under which ``groupedBySlug(_:)`` puts `board.md`.
