@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 
 /// A cache of what a board's card files say, validated by each file's stat data, in the manner of git's index: a
@@ -16,7 +21,7 @@ import Foundation
 /// ignored whole.
 final class CardIndex: Sendable {
     static let magic = Array("KANBANIX".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     /// How long before the index was built a file must have last changed for its entry to be trusted: well above
     /// the granularity of any file system's time stamps (a second for some, two for FAT).
     static let racyInterval: Int64 = 2_000_000_000
@@ -29,17 +34,72 @@ final class CardIndex: Sendable {
     let directories: Set<String>
     /// How long before ``builtAt`` a file must have last changed for its entry to be trusted.
     let racyInterval: Int64
+    /// What the index knows of each directory as a whole, by directory (all of them, read or not).
+    let listings: [String: DirectoryListing]
 
-    init(builtAt: Int64, sections: [String: Section], directories: Set<String>, racyInterval: Int64 = CardIndex.racyInterval) {
+    init(builtAt: Int64, sections: [String: Section], directories: Set<String>, racyInterval: Int64 = CardIndex.racyInterval,
+         listings: [String: DirectoryListing] = [:]) {
         self.builtAt = builtAt
         self.sections = sections
         self.directories = directories
         self.racyInterval = racyInterval
+        self.listings = listings
     }
 
     /// Whether an entry with `stamp` may be used: the file had stopped changing before the index was built.
     func trusts(_ stamp: FileStamp) -> Bool {
         stamp.latest < builtAt - racyInterval
+    }
+
+    /// What a directory held when it was last listed, in the manner of git's untracked cache: a directory whose
+    /// stamp is unchanged has had no entry added, removed or renamed since (each of those changes the directory's
+    /// modification and change times), so its names are known without listing it again. An edit of a file in
+    /// place does not change its directory, which is why the names are all this tells.
+    struct DirectoryListing: Sendable, Equatable {
+        /// The directory's stamp, taken before it was listed.
+        var stamp: FileStamp
+        /// ``CardIndex/nameKey(ofSlug:)`` of every card file listed (a link too), sorted.
+        var nameKeys: [UInt64]
+
+        /// Whether a card file whose slug has the key `key` was listed (a different name with the same hash answers
+        /// yes too, which only makes a new slug take a number).
+        func holds(_ key: UInt64) -> Bool {
+            var low = 0
+            var high = nameKeys.count
+            while low < high {
+                let middle = (low + high) / 2
+                if nameKeys[middle] < key { low = middle + 1 } else { high = middle }
+            }
+            return low < nameKeys.count && nameKeys[low] == key
+        }
+    }
+
+    /// The listing of `directory` (open as `descriptor`) when the index may stand in for listing it again: its stamp
+    /// is the one the index has, and the directory had stopped changing before the index was built.
+    func listing(of directory: String, descriptor: Int32) -> DirectoryListing? {
+        guard let listing = listings[directory], trusts(listing.stamp) else { return nil }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, FileStamp(info) == listing.stamp else { return nil }
+        return listing
+    }
+
+    /// The key under which two slugs collide (``Slug/collisionKey(_:)``, hashed): a slug in plain ASCII is folded
+    /// here, byte by byte, without making a string.
+    static func nameKey(ofSlug slug: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard slug.allSatisfy({ $0 < 0x80 }) else {
+            return hash(Slug.collisionKey(String(decoding: slug, as: UTF8.self)).utf8)
+        }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in slug {
+            hash ^= UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+
+    static func nameKey(ofSlug slug: String) -> UInt64 {
+        var slug = slug
+        return slug.withUTF8 { nameKey(ofSlug: $0) }
     }
 
     /// The number of entries in the sections read.
@@ -360,6 +420,16 @@ struct EntryReader {
         guard flags & EntryLayout.Flag.hasPosition != 0 else { return .some(nil) }
         guard let position = string() else { return nil }
         return .some(position)
+    }
+
+    /// The position's bytes in place, from the start of the entry (`.some(nil)`: none).
+    mutating func positionBytes() -> UnsafeRawBufferPointer?? {
+        guard skipToStamp(), stamp() != nil, integer(UInt64.self) != nil, let flags = integer(UInt8.self),
+              integer(UInt64.self) != nil, integer(UInt64.self) != nil, skipString(), skipString() else { return nil }
+        if flags & EntryLayout.Flag.hasColumnField != 0 { guard skipString() else { return nil } }
+        guard flags & EntryLayout.Flag.hasPosition != 0 else { return .some(nil) }
+        guard let length = integer(UInt32.self).map(Int.init), offset + length <= end else { return nil }
+        return .some(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + length)]))
     }
 
     /// The card, from the start of the entry; its path, slug and archive facts come from `file`.

@@ -91,14 +91,26 @@ struct CardIndexFile: Sendable {
         guard case .parsed(let header) = parsed, header.boardPath == boardPath, header.boardDevice == boardDevice,
               header.boardInode == boardInode else { return nil }
         var sections: [String: CardIndex.Section] = [:]
-        for entry in header.sections where directories?.contains(entry.directory) ?? true {
-            guard entry.offset + entry.length <= size, let bytes = Self.read(descriptor, at: entry.offset, count: entry.length),
-                  bytes.withUnsafeBytes(CardIndex.checksum) == entry.checksum,
-                  let section = CardIndex.Section(bytes: bytes, count: entry.count) else { return nil }
-            sections[entry.directory] = section
+        var listings: [String: CardIndex.DirectoryListing] = [:]
+        for entry in header.sections {
+            if directories?.contains(entry.directory) ?? true {
+                guard entry.offset + entry.length <= size, let bytes = Self.read(descriptor, at: entry.offset, count: entry.length),
+                      bytes.withUnsafeBytes(CardIndex.checksum) == entry.checksum,
+                      let section = CardIndex.Section(bytes: bytes, count: entry.count) else { return nil }
+                sections[entry.directory] = section
+            }
+            // A listing that fails its checksum is only left out: the directory is listed again.
+            if let listing = entry.listing, listing.keysOffset + listing.keyCount * 8 <= size,
+               let bytes = Self.read(descriptor, at: listing.keysOffset, count: listing.keyCount * 8),
+               bytes.withUnsafeBytes(CardIndex.checksum) == listing.keysChecksum {
+                let keys = bytes.withUnsafeBytes { raw in
+                    (0..<listing.keyCount).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) }
+                }
+                listings[entry.directory] = CardIndex.DirectoryListing(stamp: listing.stamp, nameKeys: keys)
+            }
         }
         return CardIndex(builtAt: header.builtAt, sections: sections, directories: Set(header.sections.map(\.directory)),
-                         racyInterval: racyInterval)
+                         racyInterval: racyInterval, listings: listings)
     }
 
     private static func read(_ descriptor: Int32, at offset: Int, count: Int) -> [UInt8]? {
@@ -127,6 +139,15 @@ struct CardIndexFile: Sendable {
             var length: Int
             var count: Int
             var checksum: UInt64
+            var listing: ListingEntry?
+        }
+
+        /// Where a directory's ``CardIndex/DirectoryListing`` is kept.
+        struct ListingEntry {
+            var stamp: FileStamp
+            var keysOffset: Int
+            var keyCount: Int
+            var keysChecksum: UInt64
         }
 
         var builtAt: Int64
@@ -159,8 +180,20 @@ struct CardIndexFile: Sendable {
                           let entries = cursor.integer(UInt32.self), let checksum = cursor.integer(UInt64.self)
                     else { return cursor.isShort ? .needsMore : .invalid }
                     guard offset < UInt64(Int.max / 2), length < UInt64(Int.max / 2) else { return .invalid }
+                    guard let hasListing = cursor.integer(UInt8.self) else { return .needsMore }
+                    var listing: ListingEntry?
+                    if hasListing != 0 {
+                        guard let size = cursor.integer(Int64.self), let modified = cursor.integer(Int64.self),
+                              let changed = cursor.integer(Int64.self), let inode = cursor.integer(UInt64.self),
+                              let device = cursor.integer(UInt64.self), let keysOffset = cursor.integer(UInt64.self),
+                              let keyCount = cursor.integer(UInt32.self), let keysChecksum = cursor.integer(UInt64.self)
+                        else { return .needsMore }
+                        guard keysOffset < UInt64(Int.max / 2) else { return .invalid }
+                        listing = ListingEntry(stamp: FileStamp(size: size, modified: modified, changed: changed, inode: inode, device: device),
+                                               keysOffset: Int(keysOffset), keyCount: Int(keyCount), keysChecksum: keysChecksum)
+                    }
                     sections.append(SectionEntry(directory: directory, offset: Int(offset), length: Int(length), count: Int(entries),
-                                                 checksum: checksum))
+                                                 checksum: checksum, listing: listing))
                 }
                 let checked = cursor.offset
                 guard let stored = cursor.integer(UInt64.self) else { return .needsMore }
@@ -196,6 +229,8 @@ struct CardIndexFile: Sendable {
     /// The entries of a new index, by directory.
     struct Contents {
         var sections: [String: (bytes: [UInt8], count: Int)] = [:]
+        /// What each directory held when listed (none for a directory not listed as a whole).
+        var listings: [String: CardIndex.DirectoryListing] = [:]
 
         mutating func append(_ entry: some Collection<UInt8>, to directory: String) {
             sections[directory, default: ([], 0)].bytes += entry
@@ -208,7 +243,8 @@ struct CardIndexFile: Sendable {
         }
     }
 
-    /// The bytes of the index file holding `contents`, built at `builtAt`.
+    /// The bytes of the index file holding `contents`, built at `builtAt`: the header, the sections, then the name
+    /// keys of the directory listings.
     func bytes(of contents: Contents, builtAt: Int64) -> [UInt8] {
         let directories = contents.sections.keys.sorted()
         var header = EntryWriter()
@@ -220,8 +256,13 @@ struct CardIndexFile: Sendable {
         header.integer(boardInode)
         header.string(boardPath)
         var headerLength = header.bytes.count + 8
-        for directory in directories { headerLength += 4 + directory.utf8.count + 8 + 8 + 4 + 8 }
+        for directory in directories {
+            headerLength += 4 + directory.utf8.count + 8 + 8 + 4 + 8 + 1
+            if contents.listings[directory] != nil { headerLength += 40 + 8 + 4 + 8 }
+        }
         var offset = headerLength
+        var keysOffset = headerLength + directories.reduce(0) { $0 + contents.sections[$1]!.bytes.count }
+        var keys: [UInt8] = []
         for directory in directories {
             let section = contents.sections[directory]!
             header.string(directory)
@@ -230,11 +271,30 @@ struct CardIndexFile: Sendable {
             header.integer(UInt32(section.count))
             header.integer(section.bytes.withUnsafeBytes(CardIndex.checksum))
             offset += section.bytes.count
+            guard let listing = contents.listings[directory] else {
+                header.bytes.append(0)
+                continue
+            }
+            header.bytes.append(1)
+            header.integer(listing.stamp.size)
+            header.integer(listing.stamp.modified)
+            header.integer(listing.stamp.changed)
+            header.integer(listing.stamp.inode)
+            header.integer(listing.stamp.device)
+            var block = EntryWriter()
+            block.bytes.reserveCapacity(listing.nameKeys.count * 8)
+            for key in listing.nameKeys { block.integer(key) }
+            header.integer(UInt64(keysOffset))
+            header.integer(UInt32(listing.nameKeys.count))
+            header.integer(block.bytes.withUnsafeBytes(CardIndex.checksum))
+            keysOffset += block.bytes.count
+            keys += block.bytes
         }
         header.integer(header.bytes.withUnsafeBytes(CardIndex.checksum))
         var bytes = header.bytes
-        bytes.reserveCapacity(offset)
+        bytes.reserveCapacity(keysOffset)
         for directory in directories { bytes += contents.sections[directory]!.bytes }
+        bytes += keys
         return bytes
     }
 

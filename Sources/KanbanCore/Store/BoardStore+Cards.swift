@@ -381,8 +381,17 @@ extension BoardStore {
             }
             return true
         }
+        // A directory unchanged since the index last listed it is not listed again: the index has its names' keys
+        // (the directory of the card that keeps its name is, to leave that card out).
+        let index = indexFile?.read(directories: [])
+        let ignoredDirectory = path.map { ($0 as NSString).deletingLastPathComponent }
+        var known: [CardIndex.DirectoryListing] = []
         func list(_ directory: String, _ make: (String) -> CardFile) throws(KanbanError) {
             guard let opened = try root.openDirectory(directory) else { return }
+            if directory != ignoredDirectory, let listing = index?.listing(of: directory, descriptor: opened.descriptor) {
+                known.append(listing)
+                return
+            }
             try opened.forEachEntry { bytes, kind in
                 guard CardFile.isCardFileName(bytes), mightCollide(bytes, isArchived: directory == "archive"),
                       let name = String(validating: bytes, as: UTF8.self) else { return }
@@ -398,7 +407,11 @@ extension BoardStore {
         if refusal(of: "archive", in: root) == nil {
             try list("archive") { CardFile.archived(name: $0) }
         }
-        return Slug.unique(base) { taken.contains(Slug.collisionKey($0)) }
+        return Slug.unique(base) { candidate in
+            if taken.contains(Slug.collisionKey(candidate)) { return true }
+            let key = CardIndex.nameKey(ofSlug: candidate)
+            return known.contains { $0.holds(key) }
+        }
     }
 
     func requireColumn(_ id: String, in board: Board, root: BoardRoot) throws(KanbanError) {
@@ -425,6 +438,7 @@ extension BoardStore {
 
     /// The key for a card placed in `column`, and the neighbours to re-key; `moving` is left out of the column.
     func planPlacement(_ placement: Placement, in column: String, moving: CardFile?, root: BoardRoot) throws(KanbanError) -> PlacementPlan {
+        if let plan = indexedPlacement(placement, in: column, moving: moving, root: root) { return plan }
         let board = try readBoardFile(in: root).board
         let listing = try listCardFiles(.active, columns: [column], board: board, in: root)
         let ordered = PositionReader.ordered(listing.files, root: root, index: indexFile?.read(directories: ["cards/" + column]))

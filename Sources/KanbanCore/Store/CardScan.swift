@@ -78,6 +78,9 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         var parts: [String: [(reused: [Int], fresh: [UInt8], freshCount: Int)]] = [:]
         /// Sections of the old index carried whole (directories the scan did not list).
         var carried: [String: CardIndex.Section] = [:]
+        /// The directories listed: their stamps, taken before listing, and the card files listed (a dangling link's
+        /// slug too), whose name keys are worked out only when the index is written.
+        var listed: [String: (stamp: FileStamp, files: [CardFile], otherSlugs: [String])] = [:]
         var old: CardIndex?
 
         /// The new index's entries.
@@ -96,7 +99,15 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
                 }
                 contents.sections[directory] = (bytes, count)
             }
-            for (directory, section) in carried { contents.sections[directory] = (section.bytes, section.count) }
+            for (directory, section) in carried {
+                contents.sections[directory] = (section.bytes, section.count)
+                if let listing = old?.listings[directory] { contents.listings[directory] = listing }
+            }
+            for (directory, listed) in listed {
+                var keys = listed.files.map { CardIndex.nameKey(ofSlug: $0.slug) } + listed.otherSlugs.map { CardIndex.nameKey(ofSlug: $0) }
+                keys.sort()
+                contents.listings[directory] = CardIndex.DirectoryListing(stamp: listed.stamp, nameKeys: keys)
+            }
             return contents
         }
     }
@@ -151,6 +162,14 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
             let scanned = Set(listings.map(\.path))
             for (number, listing) in listings.enumerated() {
                 if gathered.parts[listing.path] == nil { gathered.parts[listing.path] = [] }
+                if let stamp = listing.stamp {
+                    gathered.listed[listing.path] = (stamp, listing.files, listing.otherSlugs)
+                    // A directory changed since, or trusted now and not before: the new listing is worth keeping.
+                    let old = indexing.index?.listings[listing.path]
+                    if old?.stamp != stamp || (indexing.index?.trusts(stamp) != true && stamp.latest < indexing.startedAt - indexing.racyInterval) {
+                        outcome.indexChanged = true
+                    }
+                }
                 // An entry no listed file accounted for is a card gone (or a directory unreadable).
                 if let section = indexing.index?.sections[listing.path], section.count != accounted[number] { outcome.indexChanged = true }
             }
@@ -206,6 +225,12 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         /// Where the files that are links (inside the board) lead, by index into `files`.
         var linked: [Int: BoardRoot.Place] = [:]
         var diagnostics: [Diagnostic]
+        /// The directory's stamp, taken before it was listed; nil when it could not be taken or the directory was
+        /// not listed whole.
+        var stamp: FileStamp? = nil
+        /// The slugs of the dangling links listed, which are no card but may become one without the directory
+        /// changing.
+        var otherSlugs: [String] = []
     }
 
     private func list(_ sources: [Source]) throws(KanbanError) -> [Listing] {
@@ -222,11 +247,13 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
             }
         }
         // Largest directory first (a directory's size grows with its entries), so that the cores finish together.
-        let sizes = opened.map { directory -> Int in
+        // The stamps are taken before listing: a change during the listing leaves the directory with another.
+        let stamps = opened.map { directory -> FileStamp? in
             var info = stat()
-            guard let directory, fstat(directory.descriptor, &info) == 0 else { return 0 }
-            return Int(info.st_size)
+            guard let directory, fstat(directory.descriptor, &info) == 0 else { return nil }
+            return FileStamp(info)
         }
+        let sizes = stamps.map { Int($0?.size ?? 0) }
         let order = sources.indices.sorted { sizes[$0] > sizes[$1] }
         let directories = opened
         let results = Mutex<[Result<Listing, KanbanError>?]>(Array(repeating: nil, count: sources.count))
@@ -240,6 +267,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
             guard let result else { continue }
             var listing = try result.get()
             listing.diagnostics = refusals[index] + listing.diagnostics
+            if listing.directory != nil { listing.stamp = stamps[index] }
             listings.append(listing)
         }
         return listings
@@ -253,6 +281,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         var files: [CardFile] = []
         var linked: [Int: BoardRoot.Place] = [:]
         var diagnostics: [Diagnostic] = []
+        var otherSlugs: [String] = []
         var sourcePath = source.path
         let failure = sourcePath.withUTF8 { sourcePath -> KanbanError? in
             do throws(KanbanError) {
@@ -268,7 +297,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
                     case .read(let place):
                         if let place { linked[files.count] = place }
                         files.append(file)
-                    case .skip: return
+                    case .skip: otherSlugs.append(file.slug)
                     case .refuse(let diagnostic): diagnostics.append(diagnostic)
                     }
                 }
@@ -278,7 +307,8 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
             }
         }
         if let failure { throw failure }
-        return Listing(path: source.path, directory: directory, nameOffset: nameOffset, files: files, linked: linked, diagnostics: diagnostics)
+        return Listing(path: source.path, directory: directory, nameOffset: nameOffset, files: files, linked: linked, diagnostics: diagnostics,
+                       otherSlugs: otherSlugs)
     }
 
     // MARK: Reading and parsing

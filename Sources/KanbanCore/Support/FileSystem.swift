@@ -350,6 +350,12 @@ extension FileSystem {
         /// Calls `body` with the name (its bytes, in place) and kind of each entry except `.` and `..`, in
         /// `readdir` order, making no string: a board's load lists every card file.
         func forEachEntry(_ body: (UnsafeBufferPointer<UInt8>, EntryKind) -> Void) throws(KanbanError) {
+            try forEachEntryWithInode { name, kind, _ in body(name, kind) }
+        }
+
+        /// ``forEachEntry(_:)`` with each entry's inode number as the directory lists it (what the name leads to
+        /// now: a file replaced by a rename has another).
+        func forEachEntryWithInode(_ body: (UnsafeBufferPointer<UInt8>, EntryKind, UInt64) -> Void) throws(KanbanError) {
             // A duplicate, because closedir closes the descriptor it was given.
             let copy = retrying { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
             guard copy >= 0, let stream = fdopendir(copy) else {
@@ -370,7 +376,7 @@ extension FileSystem {
                 case Int32(DT_UNKNOWN): kind = self.kind(of: entry.name) ?? .other
                 default: kind = .other
                 }
-                body(UnsafeBufferPointer(start: bytes, count: strlen(entry.name)), kind)
+                body(UnsafeBufferPointer(start: bytes, count: strlen(entry.name)), kind, UInt64(entry.pointee.d_ino))
             }
         }
 

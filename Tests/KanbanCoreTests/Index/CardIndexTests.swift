@@ -399,6 +399,9 @@ import Testing
             try store.moveCard("card-3", placement: .before("card-1"))
             try store.moveCard("card-8", placement: .top)
             try store.createCard(title: "Between", placement: .after("card-3"))
+            try store.createCard(title: "First", in: "doing", placement: .top)
+            try store.moveCard("card-7", to: "doing", placement: .top)
+            try store.moveCard("card-7", to: "todo")
             try store.archiveCard("card-4")
             try store.unarchiveCard("card-4")
             try store.updateCard("card-5", CardUpdate(title: "Renamed"))
@@ -406,6 +409,106 @@ import Testing
             let plain = try BoardStore(directory: board.path, index: .none)
             #expect(try store.load(.all).cards == plain.load(.all).cards)
             #expect(try plain.load().cards(inColumn: "todo").map(\.slug) == ["card-8", "card-3", "between", "card-1", "card-5", "card-7", "card-4"])
+        }
+    }
+
+    @Test func aCardReplacedByARenameIsReadForItsPosition() throws {
+        try withTemporaryBoard(.team) { board in
+            let store = try makeCards(board)
+            try waitUntilSettled(board)
+            try store.rebuildIndex()
+            try forge(store) { card in if card.slug == "card-5" { card.position = "x" } }
+            // The same bytes under a new inode, as an atomic save leaves them: the entry is not the file's any more.
+            let path = board.path + "/cards/todo/card-5.md"
+            try Data(contentsOf: URL(fileURLWithPath: path)).write(to: URL(fileURLWithPath: path + ".new"))
+            try #require(rename(path + ".new", path) == 0)
+            let added = try store.createCard(title: "Last", in: "todo")
+            #expect(try #require(added.card?.position).utf8Precedes("x"))
+            let plain = try BoardStore(directory: board.path, index: .none)
+            #expect(try plain.load().cards(inColumn: "todo").map(\.slug).last == "last")
+        }
+    }
+
+    @Test func theCardANewKeyGoesNextToIsCheckedInFull() throws {
+        try withTemporaryBoard(.team) { board in
+            let store = try makeCards(board)
+            try waitUntilSettled(board)
+            try store.rebuildIndex()
+            try forge(store) { card in if card.slug == "card-5" { card.position = "x" } }
+            // Edited in place: same inode, another stamp. The index's last card is not to be trusted, so the column
+            // is read.
+            let path = board.path + "/cards/todo/card-5.md"
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            try text.replacingOccurrences(of: "title: Card 5", with: "title: Card five").write(toFile: path, atomically: false, encoding: .utf8)
+            let added = try store.createCard(title: "Last", in: "todo")
+            #expect(try #require(added.card?.position).utf8Precedes("x"))
+            let plain = try BoardStore(directory: board.path, index: .none)
+            #expect(try plain.load().cards(inColumn: "todo").map(\.slug) == ["card-1", "card-2", "card-3", "card-4", "card-5", "last"])
+        }
+    }
+
+    @Test func aCardFileTheIndexLacksIsReadForItsPosition() throws {
+        try withTemporaryBoard(.team) { board in
+            let store = try makeCards(board)
+            try waitUntilSettled(board)
+            try store.rebuildIndex()
+            try "---\ntitle: By hand\nposition: zz\n---\n".write(toFile: board.path + "/cards/todo/by-hand.md", atomically: false, encoding: .utf8)
+            let added = try store.createCard(title: "Last", in: "todo")
+            #expect(try #require(added.card?.position).utf8Precedes("zz") == false)
+            let first = try store.createCard(title: "First", in: "todo", placement: .top)
+            let plain = try BoardStore(directory: board.path, index: .none)
+            #expect(try plain.load().cards(inColumn: "todo").map(\.slug) == ["first", "card-1", "card-2", "card-3", "card-4", "card-5", "by-hand", "last"])
+            #expect(first.card?.slug == "first")
+        }
+    }
+
+    /// Adds `slug` to what the index says `directory` held when it was last listed.
+    func forgeListing(_ store: BoardStore, _ directory: String, adding slug: String) throws {
+        let file = try #require(store.indexFile)
+        let index = try #require(file.read())
+        var contents = CardIndexFile.Contents()
+        for (name, section) in index.sections { contents.sections[name] = (section.bytes, section.count) }
+        contents.listings = index.listings
+        var listing = try #require(index.listings[directory])
+        listing.nameKeys = (listing.nameKeys + [CardIndex.nameKey(ofSlug: slug)]).sorted()
+        contents.listings[directory] = listing
+        file.write(contents, builtAt: index.builtAt)
+    }
+
+    @Test func aSlugTheIndexListedIsTakenWithoutListingItsDirectoryAgain() throws {
+        try withTemporaryBoard(.team) { board in
+            let store = try makeCards(board)
+            try waitUntilSettled(board)
+            try store.rebuildIndex()
+            // Only the index says 'ghost' is in 'doing': a slug found taken shows that the listing came from it.
+            try forgeListing(store, "cards/doing", adding: "Ghost")
+            #expect(try store.createCard(title: "Ghost", in: "todo").card?.slug == "ghost-2")
+            // A directory changed since is listed again, and the forged name goes with the index's listing.
+            try "---\ntitle: Fresh\n---\n".write(toFile: board.path + "/cards/doing/Fresh.md", atomically: false, encoding: .utf8)
+            #expect(try store.createCard(title: "Ghost", in: "todo").card?.slug == "ghost")
+            // And a name added since in another case is seen.
+            #expect(try store.createCard(title: "fresh", in: "todo").card?.slug == "fresh-2")
+        }
+    }
+
+    @Test func aListingIsKeptForEveryDirectoryAndTrustedOnlyWhenItsDirectoryIsUnchanged() throws {
+        try withTemporaryBoard(.team) { board in
+            let store = try makeCards(board)
+            try store.archiveCard("card-1")
+            try waitUntilSettled(board)
+            try store.rebuildIndex()
+            let index = try #require(store.indexFile?.read())
+            #expect(Set(index.listings.keys) == ["cards/todo", "cards/doing", "cards/done", "archive"])
+            #expect(index.listings["cards/todo"]?.nameKeys.count == 4)
+            #expect(index.listings["archive"]?.holds(CardIndex.nameKey(ofSlug: "CARD-1")) == true)
+            let todo = try #require(try FileSystem.OpenDirectory(board.path + "/cards/todo"))
+            #expect(index.listing(of: "cards/todo", descriptor: todo.descriptor) != nil)
+            try "x".write(toFile: board.path + "/cards/todo/new.md", atomically: false, encoding: .utf8)
+            #expect(index.listing(of: "cards/todo", descriptor: todo.descriptor) == nil)
+            // The next load notices and keeps the new listing.
+            try waitUntilSettled(board)
+            _ = try store.load()
+            #expect(try #require(store.indexFile?.read()).listings["cards/todo"]?.nameKeys.count == 5)
         }
     }
 
