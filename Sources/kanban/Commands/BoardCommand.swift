@@ -52,7 +52,7 @@ enum BoardCommand: KanbanCommand {
         context.warn(snapshot.diagnostics)
 
         if arguments.flag("json") {
-            context.printJSON(JSON(snapshot: snapshot, columns: columnIDs))
+            JSONCardArrayWriter.writeBoard(snapshot, columns: columnIDs, to: context.output)
             return .success
         }
 

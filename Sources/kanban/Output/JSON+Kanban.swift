@@ -22,26 +22,6 @@ extension JSON {
         self = .object(members)
     }
 
-    /// `board --json`: `{"title", "columns": [{"id", "name", "collapsed", "cards": [...]}], "labels": [{"id", "name", "color"}]}`.
-    init(snapshot: BoardSnapshot, columns: [String]) {
-        let board = snapshot.board
-        self = .object([
-            "title": .string(board.title),
-            "columns": .array(columns.map { id in
-                let column = board.column(withID: id)
-                return .object([
-                    "id": .string(id),
-                    "name": .string(column?.name ?? id),
-                    "collapsed": .bool(column?.isCollapsed ?? false),
-                    "cards": .array(snapshot.cards(inColumn: id).map { JSON(card: $0) }),
-                ])
-            }),
-            "labels": .array(board.labels.map { label in
-                .object(["id": .string(label.id), "name": .string(label.name), "color": label.color.map(JSON.string) ?? .null])
-            }),
-        ])
-    }
-
     /// A frontmatter value: plain scalars that YAML reads as numbers, booleans or null become those JSON types;
     /// everything else is a string; lists and maps nest.
     init(yaml value: YAMLValue) {

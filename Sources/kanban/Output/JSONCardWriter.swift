@@ -134,23 +134,75 @@ enum JSONCardArrayWriter {
     /// Writes the array of the cards `card` finds in `elements`, reached through pointers so that no card is copied.
     private static func write<Element: Sendable>(_ elements: [Element], to output: BufferedOutput, includeBody: Bool,
                                                  card: @escaping @Sendable (UnsafePointer<Element>) -> UnsafePointer<Card>) {
-        guard !elements.isEmpty else {
-            output.write("[]\n")
+        elements.withUnsafeBufferPointer { buffer in
+            let base = UncheckedPointer(buffer.baseAddress)
+            write(count: elements.count, to: output, indent: 0, terminator: "\n", includeBody: includeBody) { card(base.pointer! + $0) }
+        }
+    }
+
+    /// Writes a pretty JSON array of `count` cards as a value `indent` levels in, then `terminator`; `card(i)` gives
+    /// the `i`th card, which must stay valid during the call.
+    static func write(count: Int, to output: BufferedOutput, indent: Int, terminator: String, includeBody: Bool = false,
+                      card: @Sendable (Int) -> UnsafePointer<Card>) {
+        guard count > 0 else {
+            output.write("[]" + terminator)
             return
         }
-        let count = elements.count
+        let itemIndent = String(repeating: "  ", count: indent + 1)
+        let first = "[\n" + itemIndent
+        let next = ",\n" + itemIndent
+        let closing = "\n" + String(repeating: "  ", count: indent) + "]" + terminator
         ChunkedText.write(count: count, to: output) { range in
             var text = ""
             text.reserveCapacity(range.count * 400)
-            let layout = CardJSONLayout(pretty: true, indent: 1)
-            elements.withUnsafeBufferPointer { elements in
-                for index in range {
-                    text += index == 0 ? "[\n  " : ",\n  "
-                    JSON.appendCard(card(elements.baseAddress! + index), includeBody: includeBody, to: &text, layout: layout)
-                }
+            let layout = CardJSONLayout(pretty: true, indent: indent + 1)
+            for index in range {
+                text += index == 0 ? first : next
+                JSON.appendCard(card(index), includeBody: includeBody, to: &text, layout: layout)
             }
-            if range.upperBound == count { text += "\n]\n" }
+            if range.upperBound == count { text += closing }
             return text
         }
     }
+
+    /// Writes `board --json`, the text `JSON(snapshot:columns:).rendered()` gives, with each column's cards written
+    /// as ``write(count:to:indent:terminator:includeBody:card:)`` does: no tree of a hundred thousand cards.
+    static func writeBoard(_ snapshot: BoardSnapshot, columns: [String], to output: BufferedOutput) {
+        let board = snapshot.board
+        var positions: [String: [Int]] = [:]
+        for (index, card) in snapshot.cards.enumerated() where !card.isArchived { positions[card.column, default: []].append(index) }
+        output.write("{\n  \"columns\": ")
+        if columns.isEmpty { output.write("[]") }
+        snapshot.cards.withUnsafeBufferPointer { cards in
+            let base = UncheckedPointer(cards.baseAddress)
+            for (number, id) in columns.enumerated() {
+                let column = board.column(withID: id)
+                output.write((number == 0 ? "[\n" : ",\n") + "    {\n      \"cards\": ")
+                let indices = positions[id] ?? []
+                write(count: indices.count, to: output, indent: 3, terminator: ",\n") { base.pointer! + indices[$0] }
+                var tail = "      \"collapsed\": " + ((column?.isCollapsed ?? false) ? "true" : "false") + ",\n      \"id\": "
+                JSON.quote(id, into: &tail)
+                tail += ",\n      \"name\": "
+                JSON.quote(column?.name ?? id, into: &tail)
+                tail += "\n    }"
+                output.write(tail)
+            }
+        }
+        if !columns.isEmpty { output.write("\n  ]") }
+        var rest = ",\n  \"labels\": "
+        JSON.array(board.labels.map { label in
+            .object(["id": .string(label.id), "name": .string(label.name), "color": label.color.map(JSON.string) ?? .null])
+        }).write(to: &rest, pretty: true, indent: 1)
+        rest += ",\n  \"title\": "
+        JSON.quote(board.title, into: &rest)
+        rest += "\n}\n"
+        output.write(rest)
+    }
+}
+
+/// A pointer handed to the threads that write a run of cards each, which only read through it while the buffer
+/// it points into is held.
+struct UncheckedPointer<Pointee>: @unchecked Sendable {
+    let pointer: UnsafePointer<Pointee>?
+    init(_ pointer: UnsafePointer<Pointee>?) { self.pointer = pointer }
 }

@@ -54,10 +54,45 @@ import Testing
         #expect(text == JSON.array(cards.map { JSON(card: $0) }).rendered() + "\n")
     }
 
+    @Test(arguments: [nil, ["todo", "empty"], [String]()])
+    func writesTheBoardAsTheTreeRendersIt(columns: [String]?) throws {
+        let store = try BoardStore(directory: TestFixtures.packageRoot + "/SampleBoards/product-launch")
+        var snapshot = try store.load()
+        // Enough cards for several pieces in one column.
+        snapshot.cards += Array(repeating: snapshot.cards(inColumn: "todo"), count: 800).flatMap { $0 }
+        let ids = columns ?? snapshot.columnIDs
+        let text = try written { output in
+            JSONCardArrayWriter.writeBoard(snapshot, columns: ids, to: output)
+        }
+        #expect(text == JSON(tree: snapshot, columns: ids).rendered() + "\n")
+    }
+
     @Test func anEmptyArrayIsTwoBrackets() throws {
         let text = try written { output in
             JSONCardArrayWriter.write([Card](), to: output)
         }
         #expect(text == "[]\n")
+    }
+}
+
+extension JSON {
+    /// `board --json` as a tree, which the streamed text must equal.
+    init(tree snapshot: BoardSnapshot, columns: [String]) {
+        let board = snapshot.board
+        self = .object([
+            "title": .string(board.title),
+            "columns": .array(columns.map { id in
+                let column = board.column(withID: id)
+                return .object([
+                    "id": .string(id),
+                    "name": .string(column?.name ?? id),
+                    "collapsed": .bool(column?.isCollapsed ?? false),
+                    "cards": .array(snapshot.cards(inColumn: id).map { JSON(card: $0) }),
+                ])
+            }),
+            "labels": .array(board.labels.map { label in
+                .object(["id": .string(label.id), "name": .string(label.name), "color": label.color.map(JSON.string) ?? .null])
+            }),
+        ])
     }
 }
