@@ -244,8 +244,8 @@ struct CardIndexFile: Sendable {
     }
 
     /// The bytes of the index file holding `contents`, built at `builtAt`: the header, the sections, then the name
-    /// keys of the directory listings.
-    func bytes(of contents: Contents, builtAt: Int64) -> [UInt8] {
+    /// keys of the directory listings, in pieces (a section is not copied to make one array).
+    func pieces(of contents: Contents, builtAt: Int64) -> [[UInt8]] {
         let directories = contents.sections.keys.sorted()
         var header = EntryWriter()
         header.bytes += CardIndex.magic
@@ -291,17 +291,13 @@ struct CardIndexFile: Sendable {
             keys += block.bytes
         }
         header.integer(header.bytes.withUnsafeBytes(CardIndex.checksum))
-        var bytes = header.bytes
-        bytes.reserveCapacity(keysOffset)
-        for directory in directories { bytes += contents.sections[directory]!.bytes }
-        bytes += keys
-        return bytes
+        return [header.bytes] + directories.map { contents.sections[$0]!.bytes } + [keys]
     }
 
     /// Writes the index holding `contents` in place of the one there, atomically; an index that cannot be written
     /// is no error (the board reads the same without it).
     func write(_ contents: Contents, builtAt: Int64) {
-        let bytes = self.bytes(of: contents, builtAt: builtAt)
+        let pieces = self.pieces(of: contents, builtAt: builtAt)
         let directory = (path as NSString).deletingLastPathComponent
         try? FileSystem.makeDirectory(directory)
         let prefix = "." + (path as NSString).lastPathComponent + "."
@@ -309,14 +305,16 @@ struct CardIndexFile: Sendable {
         let temporary = "\(directory)/\(prefix)\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let descriptor = FileSystem.retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
         guard descriptor >= 0 else { return }
-        var written = 0
-        let complete = bytes.withUnsafeBytes { buffer -> Bool in
-            while written < buffer.count {
-                let count = FileSystem.retrying { Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written) }
-                if count <= 0 { return false }
-                written += count
+        let complete = pieces.allSatisfy { piece in
+            piece.withUnsafeBytes { buffer -> Bool in
+                var written = 0
+                while written < buffer.count {
+                    let count = FileSystem.retrying { Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written) }
+                    if count <= 0 { return false }
+                    written += count
+                }
+                return true
             }
-            return true
         }
         close(descriptor)
         if !complete || rename(temporary, path) != 0 { unlink(temporary) }

@@ -112,6 +112,8 @@ enum CardLoader {
 
     /// Whether the checks below would find nothing to say about `card`, read from plain frontmatter (which has a
     /// title key). Anything they would report is left to the full reader, which knows where each key is.
+    private static let nullTexts: Set<String> = ["~", "null", "Null", "NULL"]
+
     private static func isUnremarkable(_ card: Card, file: CardFile, labels: Set<String>?) -> Bool {
         if let labels, !card.labels.allSatisfy(labels.contains) { return false }
         if card.position == nil && !card.isArchived { return false }
@@ -119,7 +121,7 @@ enum CardLoader {
         if let position = card.position, OrderKey.isOverLong(position) { return false }
         // `title: ~` and `labels: [null]` are the text `~` and the label `null` to SimpleKanban, and null to YAML: a
         // warning the full reader gives.
-        let nulls: Set<String> = ["~", "null", "Null", "NULL"]
+        let nulls = nullTexts
         if nulls.contains(card.title) || card.columnField.map(nulls.contains) == true || card.position.map(nulls.contains) == true
             || card.labels.contains(where: nulls.contains) {
             return false

@@ -90,6 +90,12 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
                 var bytes: [UInt8] = []
                 var count = 0
                 let section = old?.sections[directory]
+                // Reused entries are about as long as fresh ones: room for all at once, rather than growing by copies.
+                let freshBytes = runs.reduce(0) { $0 + $1.fresh.count }
+                let freshCount = runs.reduce(0) { $0 + $1.freshCount }
+                let reusedCount = runs.reduce(0) { $0 + $1.reused.count }
+                let average = freshCount > 0 ? freshBytes / freshCount : section.map { $0.bytes.count / max(1, $0.count) } ?? 0
+                bytes.reserveCapacity(freshBytes + reusedCount * (average + 16))
                 for run in runs {
                     if let section {
                         for start in run.reused { bytes += section.rawEntry(at: start) }
@@ -357,6 +363,8 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         var report = ChunkReport()
         let scratch = FileSystem.ReadBuffer()
         let section = indexing?.index?.sections[listing.path]
+        // With no entries to reuse, every card makes one (a couple of hundred bytes for most).
+        if indexing != nil && section == nil { report.entries.reserveCapacity(chunk.files.count * 224) }
         for index in chunk.files {
             let file = listing.files[index]
             let slot = chunk.base + index - chunk.files.lowerBound
@@ -413,7 +421,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
                             if old?.stamp != stamp || (!trustedBefore && stamp.latest < indexing.startedAt - indexing.racyInterval) {
                                 report.changed = true
                             }
-                        } else if let old, old.stamp == stamp, let section, !loaded.wasParsed {
+                        } else if let old, old.stamp == stamp, section != nil, !loaded.wasParsed {
                             // Left out before parsing (a search's look at the bytes): the old entry still holds.
                             report.reused.append(old.start)
                         } else if old != nil {
