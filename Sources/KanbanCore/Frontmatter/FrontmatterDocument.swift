@@ -159,7 +159,7 @@ package struct FrontmatterDocument: Sendable {
     }
 
     /// The offset in ``bytes()`` where the body starts.
-    var bodyOffset: Int { structure.bodyStart }
+    package var bodyOffset: Int { structure.bodyStart }
 
     /// The 1-based line of the file where `body` starts.
     var bodyStartLine: Int {

@@ -82,3 +82,45 @@ extension FileStamp {
         self = stamp
     }
 }
+
+/// A card file as the board's index holds it, for a reader that keeps its own picture of the board (the watcher):
+/// the file's stat data, the card without its body, and ``BoardStore/bodyDigest(of:)`` of the body's bytes.
+package struct IndexedCardFile: Sendable {
+    package var size: Int64
+    /// Modification and status change times, nanoseconds since 1970.
+    package var modified: Int64
+    package var changed: Int64
+    package var inode: UInt64
+    package var device: UInt64
+    package var card: Card
+    package var bodyDigest: UInt64
+}
+
+extension BoardStore {
+    /// The entries of the board's index that it trusts (their files had stopped changing before it was built),
+    /// by path, and when the index was built (nanoseconds since 1970); nothing when there is no index. An entry
+    /// stands for its file only while the file's stat data are the entry's: the caller compares them.
+    package func trustedIndexEntries() -> (entries: [String: IndexedCardFile], builtAt: Int64) {
+        guard let index = indexFile?.read() else { return ([:], 0) }
+        var entries: [String: IndexedCardFile] = [:]
+        entries.reserveCapacity(index.count)
+        for (directory, section) in index.sections {
+            let column = directory.hasPrefix("cards/") ? String(directory.dropFirst("cards/".count)) : nil
+            guard column != nil || directory == "archive" else { continue }
+            for start in section.starts {
+                guard let name = section.name(at: start), let stamp = section.stamp(at: start), index.trusts(stamp),
+                      let digest = section.bodyDigest(at: start) else { continue }
+                let file = column.map { CardFile.active(name: name, column: $0) } ?? CardFile.archived(name: name)
+                guard let card = section.card(at: start, file: file) else { continue }
+                entries[file.path] = IndexedCardFile(size: stamp.size, modified: stamp.modified, changed: stamp.changed, inode: stamp.inode,
+                                                     device: stamp.device, card: card, bodyDigest: digest)
+            }
+        }
+        return (entries, index.builtAt)
+    }
+
+    /// The digest the board's index keeps of a card's body: of the file's bytes from where the body starts.
+    package static func bodyDigest(of body: UnsafeRawBufferPointer) -> UInt64 {
+        CardIndex.checksum(body)
+    }
+}

@@ -23,7 +23,7 @@ public final class ChangeSourceWatcher: BoardWatcher {
     public init(store: BoardStore, source: any ChangeSource, options: WatchOptions = WatchOptions(),
                 onNotice: @escaping @Sendable (WatchNotice) -> Void = { _ in },
                 onEvent: @escaping @Sendable (WatchEvent) -> Void) {
-        runner = WatchRunner(directory: store.directory, options: options, handlers: WatchHandlers(onEvent: onEvent, onNotice: onNotice))
+        runner = WatchRunner(store: store, options: options, handlers: WatchHandlers(onEvent: onEvent, onNotice: onNotice))
         self.source = source
     }
 
@@ -53,7 +53,7 @@ public final class ChangeSourceWatcher: BoardWatcher {
             }
             defer { source.stop() }
             var engine = WatchEngine(root: context.directory, options: context.options)
-            let initial = engine.indexBoard(reportingState: context.options.reportsInitialState, prepareColumn: { _ in })
+            let initial = engine.indexBoard(reportingState: context.options.reportsInitialState, seed: context.indexSeed(), prepareColumn: { _ in })
             context.markReady()
             context.deliver(initial)
             // Reported hints never fail, so the loop ends only when the watcher stops or the board goes away.

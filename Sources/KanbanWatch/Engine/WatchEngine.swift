@@ -17,6 +17,10 @@ struct WatchEngine: Sendable {
     /// Whether git is changing the work tree: quiet does not count while it is.
     let git: GitActivity
     private(set) var index = BoardIndex()
+    /// The board's index, while the board is indexed at start.
+    private var seed: CardFileReader.IndexSeed?
+    /// Whether the board is being indexed at start with no events wanted.
+    private var isIndexingSilently = false
     private var rootStamp: FileStamp?
     /// Card files found missing and not yet reported as deleted, with when they were first missed.
     private var held: [String: ContinuousClock.Instant] = [:]
@@ -49,10 +53,19 @@ struct WatchEngine: Sendable {
 
     // MARK: Starting
 
-    /// Reads the whole board into the index. Returns `created` (and `invalid`) events for every card when
-    /// `reportingState` is true, and no events otherwise.
-    mutating func indexBoard(reportingState: Bool, prepareColumn: (String) -> Void) -> Round {
+    /// Reads the whole board into the index, taking from the board's own index (`seed`) every file whose stat data
+    /// are its entry's. Returns `created` (and `invalid`) events for every card when `reportingState` is true, and
+    /// no events otherwise.
+    mutating func indexBoard(reportingState: Bool, seed: CardFileReader.IndexSeed? = nil, prepareColumn: (String) -> Void) -> Round {
         rootStamp = SystemCalls.linkStamp(root)
+        self.seed = seed
+        // Events nobody will see are not made: at a hundred thousand cards, making and ordering them costs more
+        // than reading the board from its index.
+        isIndexingSilently = !reportingState
+        defer {
+            self.seed = nil
+            isIndexingSilently = false
+        }
         var round = run(.all, isQuiet: true, isInitial: true, now: .now, isBeingWritten: { _ in false }, prepareColumn: prepareColumn)
         round.events = reportingState ? round.events.filter { $0.kind == .created || $0.kind == .invalid } : []
         return round
@@ -135,7 +148,7 @@ struct WatchEngine: Sendable {
 
         // Look at every candidate path, reading the ones whose stamp changed, on every core.
         let reader = CardFileReader(root: root, suspectFileHold: isInitial ? 0 : Self.nanoseconds(options.suspectFileHold),
-                                    rereadsChangingFiles: isInitial)
+                                    rereadsChangingFiles: isInitial, seed: isInitial ? seed : nil)
         var requests: [CardFileReader.Request] = []
         var absent: [String] = []
         var appeared: [IndexedFile] = []
@@ -198,7 +211,7 @@ struct WatchEngine: Sendable {
         var changeTimes: [String: Int64] = [:]
         pairMoves(vanished: &vanished, appeared: &appeared, events: &cardEvents, changeTimes: &changeTimes, time: time)
 
-        for entry in appeared.sorted(by: { $0.path < $1.path }) {
+        for entry in isIndexingSilently ? appeared : appeared.sorted(by: { $0.path < $1.path }) {
             let slugElsewhere = index.pathsBySlug[entry.file.slug].map { !$0.isEmpty } ?? false
             if !isQuiet, slugElsewhere {
                 // Perhaps the new half of a move whose old half has not gone yet: wait for quiet.
@@ -207,6 +220,7 @@ struct WatchEngine: Sendable {
                 continue
             }
             index.insert(entry)
+            if isIndexingSilently { continue }
             switch entry.content {
             case .card(let snapshot):
                 cardEvents.append(event(.created, entry: entry, snapshot: snapshot, time: time))
@@ -421,7 +435,7 @@ struct WatchEngine: Sendable {
         var changes: WatchEvent.Changes = []
         if let before = old.lastCard, case .card(let after) = new.content {
             changes = before.changes(to: after)
-            if changes.isEmpty, old.contentHash != new.contentHash, !isUnreadable(old) { changes = .formatting }
+            if changes.isEmpty, let oldHash = old.contentHash, oldHash != new.contentHash, !isUnreadable(old) { changes = .formatting }
         }
         let snapshot = new.lastCard
         var result = event(.renamed, entry: new, snapshot: snapshot, time: time)

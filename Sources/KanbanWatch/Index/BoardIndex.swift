@@ -26,8 +26,9 @@ struct IndexedFile: Sendable {
     /// Where the file is, from its path alone.
     var file: CardFile
     var stamp: FileStamp
-    /// A hash of the whole file: equal hashes mean nothing changed, whatever the stamp says.
-    var contentHash: Int
+    /// A hash of the whole file: equal hashes mean nothing changed, whatever the stamp says. Nil for a file taken
+    /// from the board's index at start, which was not read.
+    var contentHash: Int?
     /// Real-time nanoseconds when the file was read, to tell racily clean entries.
     var readAt: Int64
     var content: Content

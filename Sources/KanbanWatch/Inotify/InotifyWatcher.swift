@@ -32,7 +32,7 @@ public final class InotifyWatcher: BoardWatcher {
 
     init(store: BoardStore, options: WatchOptions, faults: InotifyFaults,
          onNotice: @escaping @Sendable (WatchNotice) -> Void, onEvent: @escaping @Sendable (WatchEvent) -> Void) {
-        runner = WatchRunner(directory: store.directory, options: options, handlers: WatchHandlers(onEvent: onEvent, onNotice: onNotice))
+        runner = WatchRunner(store: store, options: options, handlers: WatchHandlers(onEvent: onEvent, onNotice: onNotice))
         self.faults = faults
     }
 
@@ -75,7 +75,7 @@ public final class InotifyWatcher: BoardWatcher {
             context.notify(fallbackNotice(error, options: context.options))
         }
 
-        let initial = engine.indexBoard(reportingState: context.options.reportsInitialState) { column in
+        let initial = engine.indexBoard(reportingState: context.options.reportsInitialState, seed: context.indexSeed()) { column in
             source?.watchColumn(column)
         }
         context.markReady()

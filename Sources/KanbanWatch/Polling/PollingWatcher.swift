@@ -21,14 +21,14 @@ public final class PollingWatcher: BoardWatcher {
     public init(store: BoardStore, options: WatchOptions = WatchOptions(),
                 onNotice: @escaping @Sendable (WatchNotice) -> Void = { _ in },
                 onEvent: @escaping @Sendable (WatchEvent) -> Void) {
-        runner = WatchRunner(directory: store.directory, options: options, handlers: WatchHandlers(onEvent: onEvent, onNotice: onNotice))
+        runner = WatchRunner(store: store, options: options, handlers: WatchHandlers(onEvent: onEvent, onNotice: onNotice))
     }
 
     /// Indexes the board and starts polling; see ``BoardWatcher/start()``.
     public func start() throws(KanbanError) {
         try runner.start(name: "kanban-watch-poll") { context in
             var engine = WatchEngine(root: context.directory, options: context.options)
-            let initial = engine.indexBoard(reportingState: context.options.reportsInitialState, prepareColumn: { _ in })
+            let initial = engine.indexBoard(reportingState: context.options.reportsInitialState, seed: context.indexSeed(), prepareColumn: { _ in })
             context.markReady()
             context.deliver(initial)
             let source = PollingSource(root: context.directory, options: context.options)

@@ -7,6 +7,8 @@ final class WatchRunner: Sendable {
     let directory: String
     let options: WatchOptions
     let handlers: WatchHandlers
+    /// The board's store, whose index the watcher starts from.
+    let store: BoardStore
 
     private struct Life {
         var thread: WatchThread?
@@ -17,8 +19,9 @@ final class WatchRunner: Sendable {
 
     private let life = Mutex(Life())
 
-    init(directory: String, options: WatchOptions, handlers: WatchHandlers) {
-        self.directory = directory
+    init(store: BoardStore, options: WatchOptions, handlers: WatchHandlers) {
+        self.store = store
+        directory = store.directory
         self.options = options
         self.handlers = handlers
     }
@@ -31,6 +34,12 @@ final class WatchRunner: Sendable {
 
         var options: WatchOptions { runner.options }
         var directory: String { runner.directory }
+
+        /// What the board's index holds, for indexing the board at start.
+        func indexSeed() -> CardFileReader.IndexSeed {
+            let (entries, builtAt) = runner.store.trustedIndexEntries()
+            return CardFileReader.IndexSeed(entries: entries, builtAt: builtAt)
+        }
 
         /// Tells ``WatchRunner/start(name:_:)`` that the board is indexed and watching has begun.
         func markReady() { ready.signal(nil) }
