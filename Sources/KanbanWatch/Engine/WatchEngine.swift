@@ -187,11 +187,12 @@ struct WatchEngine: Sendable {
                 if let old = request.old { vanished.append(old) }
             case .unchanged:
                 held[request.file.path] = nil
-            case .touched(let stamp, let readAt):
+            case .touched(let stamp, let readAt, let contentHash):
                 held[request.file.path] = nil
                 if var entry = request.old {
                     entry.stamp = stamp
                     entry.readAt = readAt
+                    if let contentHash { entry.contentHash = contentHash }
                     index.insert(entry)
                 }
             case .present(let entry):

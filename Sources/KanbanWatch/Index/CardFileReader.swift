@@ -6,8 +6,9 @@ enum FileObservation: Sendable {
     case absent
     /// The same stamp as indexed, and not racily clean: not read.
     case unchanged
-    /// A new stamp but the same bytes (a `touch`, a `chmod`, a rewrite with the same content).
-    case touched(FileStamp, readAt: Int64)
+    /// A new stamp but the same bytes (a `touch`, a `chmod`, a rewrite with the same content), or the same card
+    /// as one taken from the board's index, whose bytes are now known by their hash.
+    case touched(FileStamp, readAt: Int64, contentHash: Int? = nil)
     /// New content, or a path the index does not have.
     case present(IndexedFile)
     /// Not settled: being written, changed while read, or freshly empty. Look again shortly.
@@ -110,7 +111,7 @@ struct CardFileReader: Sendable {
             // is a touch.
             if let old = request.old, old.contentHash == nil, case .card(let before) = old.content, case .card(let after) = entry.content,
                before == after {
-                return Result(observation: .touched(readStamp, readAt: readAt))
+                return Result(observation: .touched(readStamp, readAt: readAt, contentHash: hash))
             }
             if case .invalid = entry.content, isFresh {
                 // Most likely half-written by a writer that pauses: give it time to finish before saying so.

@@ -78,6 +78,14 @@ import Testing
         #expect(fromSeed.first { $0.slug == "ship-it" }?.changes == [.title])
         #expect(fromSeed.map(\.changes) == fromRead.map(\.changes))
         #expect(fromSeed.summaries == fromRead.summaries)
+        // Once read, the card's bytes are known: a change of formatting alone is reported from then on.
+        #expect(seeded.index.entry(at: "cards/todo/fix-login.md")?.contentHash != nil)
+        let reordered = WatchedBoard.cardText(title: "fix-login", column: "todo")
+            .replacingOccurrences(of: "column: todo\nposition: n", with: "position: n\ncolumn: todo")
+        try board.write(reordered, to: "cards/todo/fix-login.md")
+        let formatting = run(&seeded, ["cards/todo/fix-login.md"]).events
+        #expect(formatting.summaries == ["modified fix-login"])
+        #expect(formatting.first?.changes == [.formatting])
     }
 
     @Test func aWatcherOnABoardWithAnIndexStartsFromIt() throws {
