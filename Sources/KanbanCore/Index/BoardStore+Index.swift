@@ -22,8 +22,9 @@ public struct IndexCheck: Sendable, Hashable {
     public var entryCount: Int
     /// Entries whose file has changed or gone since: the next command reads those files again, which is no problem.
     public var staleCount: Int
-    /// Paths whose entry matches the file's stat data but not what the file says: the index would give a wrong
-    /// answer for them until it is rebuilt.
+    /// Paths whose entry matches the file's stat data but not what the file says, and directories whose listing
+    /// matches the directory's stat data but not the names in it: the index would give a wrong answer for them
+    /// until it is rebuilt.
     public var disagreeingPaths: [String]
 }
 
@@ -59,6 +60,23 @@ extension BoardStore {
                     check.disagreeingPaths.append(file.path)
                 }
             }
+        }
+        // A directory listing the index would use must name the card files the directory holds.
+        for (directory, listing) in index.listings {
+            guard let opened = try? root.openDirectory(directory), index.listing(of: directory, descriptor: opened.descriptor) != nil
+            else { continue }
+            let column = directory.hasPrefix("cards/") ? String(directory.dropFirst("cards/".count)) : nil
+            var keys: [UInt64] = []
+            try? opened.forEachEntry { name, kind in
+                guard CardFile.isCardFileName(name), UTF8Validation.firstInvalidOffset(in: name) == nil else { return }
+                let text = String(decoding: name, as: UTF8.self)
+                let file = column.map { CardFile.active(name: text, column: $0) } ?? CardFile.archived(name: text)
+                switch kind == .file ? .read(nil) : CardAdmission.decide(FileSystem.Entry(name: text, kind: kind), file: file, root: root) {
+                case .read, .skip: keys.append(CardIndex.nameKey(ofSlug: file.slug))
+                case .refuse: break
+                }
+            }
+            if keys.sorted() != listing.nameKeys { check.disagreeingPaths.append(directory) }
         }
         check.disagreeingPaths.sort { $0.utf8Precedes($1) }
         return check

@@ -45,7 +45,7 @@ enum DoctorCommand: KanbanCommand {
         let index = try store.checkIndex()
         // An entry that matches its file's stat data but not its contents would give wrong answers: an error.
         let indexProblems = index.disagreeingPaths.map { path in
-            (path: path, message: "the board index's entry disagrees with the file although its stat data matches; 'kanban doctor --fix' rebuilds the index (\(index.path ?? "index"))")
+            (path: path, message: "the board index disagrees with what is on disk here although the stat data match; 'kanban doctor --fix' rebuilds the index (\(index.path ?? "index"))")
         }
         if arguments.flag("json") {
             context.printJSON(.object([
