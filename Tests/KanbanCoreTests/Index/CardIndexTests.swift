@@ -412,34 +412,25 @@ import Testing
         }
     }
 
-    @Test func aCardReplacedByARenameIsReadForItsPosition() throws {
+    /// The index says the column's last card is at "x"; its file changed since, so `add` must not go by that:
+    /// replaced by a rename (the same bytes under a new inode, as an atomic save leaves them), its entry is not the
+    /// file's; edited in place (same inode, another stamp), it is the card the new key goes next to, which is
+    /// checked in full, and the column is read.
+    @Test(arguments: ["replaced by a rename", "edited in place"])
+    func aCardChangedSinceTheIndexIsReadForItsPosition(change: String) throws {
         try withTemporaryBoard(.team) { board in
             let store = try makeCards(board)
             try waitUntilSettled(board)
             try store.rebuildIndex()
             try forge(store) { card in if card.slug == "card-5" { card.position = "x" } }
-            // The same bytes under a new inode, as an atomic save leaves them: the entry is not the file's any more.
             let path = board.path + "/cards/todo/card-5.md"
-            try Data(contentsOf: URL(fileURLWithPath: path)).write(to: URL(fileURLWithPath: path + ".new"))
-            try #require(rename(path + ".new", path) == 0)
-            let added = try store.createCard(title: "Last", in: "todo")
-            #expect(try #require(added.card?.position).utf8Precedes("x"))
-            let plain = try BoardStore(directory: board.path, index: .none)
-            #expect(try plain.load().cards(inColumn: "todo").map(\.slug).last == "last")
-        }
-    }
-
-    @Test func theCardANewKeyGoesNextToIsCheckedInFull() throws {
-        try withTemporaryBoard(.team) { board in
-            let store = try makeCards(board)
-            try waitUntilSettled(board)
-            try store.rebuildIndex()
-            try forge(store) { card in if card.slug == "card-5" { card.position = "x" } }
-            // Edited in place: same inode, another stamp. The index's last card is not to be trusted, so the column
-            // is read.
-            let path = board.path + "/cards/todo/card-5.md"
-            let text = try String(contentsOfFile: path, encoding: .utf8)
-            try text.replacingOccurrences(of: "title: Card 5", with: "title: Card five").write(toFile: path, atomically: false, encoding: .utf8)
+            if change == "replaced by a rename" {
+                try Data(contentsOf: URL(fileURLWithPath: path)).write(to: URL(fileURLWithPath: path + ".new"))
+                try #require(rename(path + ".new", path) == 0)
+            } else {
+                let text = try String(contentsOfFile: path, encoding: .utf8)
+                try text.replacingOccurrences(of: "title: Card 5", with: "title: Card five").write(toFile: path, atomically: false, encoding: .utf8)
+            }
             let added = try store.createCard(title: "Last", in: "todo")
             #expect(try #require(added.card?.position).utf8Precedes("x"))
             let plain = try BoardStore(directory: board.path, index: .none)
