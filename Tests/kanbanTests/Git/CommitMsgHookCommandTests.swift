@@ -86,6 +86,9 @@ extension GitTests {
                 let head = try workspace.git(["rev-parse", "HEAD"], in: repository)
                 let aborted = try workspace.run(["commit"], in: repository, environment: ["GIT_EDITOR": "true"])
                 #expect(aborted.status != 0 && aborted.errorOutput.contains("empty commit message"), "\(aborted)")
+                // With --verbose the diff follows a scissors line: no text of the message.
+                let verbose = try workspace.run(["commit", "--verbose"], in: repository, environment: ["GIT_EDITOR": "true"])
+                #expect(verbose.status != 0 && verbose.errorOutput.contains("empty commit message"), "\(verbose)")
                 #expect(try workspace.git(["rev-parse", "HEAD"], in: repository) == head)
 
                 let editor = workspace.root + "/editor"
