@@ -8,8 +8,9 @@ import KanbanSubprocess
 /// A commit's time is when the delete was committed, which may be long after it was made (`kanban delete`, then
 /// `kanban sync` an hour later). So each clone notes its deletes in its git directory (`kanban-deletions`, one
 /// `slug<TAB>time` line each, never shared), and the commit that records a delete carries its time in a trailer,
-/// `Deleted: <slug> <time>`, for the other clones. A delete known from neither (a file removed by hand and
-/// committed with plain git) counts from its commit's time.
+/// `Deleted: <slug> <time>`, for the other clones; the hooks `kanban git-setup` installs add the same trailers to a
+/// commit made with plain git (``addDeletionTrailers(toMessageAt:source:in:configuration:)``). A delete known from
+/// neither (a file removed by hand, or a plain commit in a clone without the hooks) counts from its commit's time.
 extension GitSyncProvider {
     static let deletionLogName = "kanban-deletions"
 
@@ -32,8 +33,13 @@ extension GitSyncProvider {
 
     /// The deletes this clone noted: slug → the time of the latest.
     func recordedDeletions() -> [String: Date] {
-        guard let directory = try? requireRepository(allowingDetached: true).gitDirectory,
-              let bytes = try? FileSystem.readFile(directory + "/" + Self.deletionLogName) else { return [:] }
+        guard let directory = try? requireRepository(allowingDetached: true).gitDirectory else { return [:] }
+        return Self.recordedDeletions(inGitDirectory: directory)
+    }
+
+    /// The deletes noted in the git directory `directory` (absolute): slug → the time of the latest.
+    static func recordedDeletions(inGitDirectory directory: String) -> [String: Date] {
+        guard let bytes = try? FileSystem.readFile(directory + "/" + deletionLogName) else { return [:] }
         var times: [String: Date] = [:]
         for line in String(decoding: bytes, as: UTF8.self).lines(omittingEmpty: true) {
             let fields = line.split(separator: "\t")

@@ -12,8 +12,8 @@ enum KanbanTool {
         SearchCommand.self, EditCommand.self, SetCommand.self, MoveCommand.self, ArchiveCommand.self,
         UnarchiveCommand.self, DeleteCommand.self, ColumnCommand.self, LabelCommand.self, DoctorCommand.self,
         StatusCommand.self, SyncCommand.self, LogCommand.self, ReportCommand.self, GitSetupCommand.self, MergeDriverCommand.self,
-        CompletionCommand.self, CompleteCommand.self, WatchCommand.self, TUICommand.self, ServeCommand.self,
-        MCPCommand.self, AgentsCommand.self,
+        CommitMsgHookCommand.self, CompletionCommand.self, CompleteCommand.self, WatchCommand.self, TUICommand.self,
+        ServeCommand.self, MCPCommand.self, AgentsCommand.self,
     ]
 
     static let root = CommandSpec(

@@ -52,7 +52,9 @@ extension GitTests {
                 #expect(first.status == 0, "\(first)")
                 #expect(first.stdout.lines == ["added to .gitattributes: cards/**/*.md merge=kanban, archive/*.md merge=kanban",
                                                "set merge.kanban.driver = kanban merge-driver %O %A %B %P",
-                                               "set merge.directoryRenames = false"])
+                                               "set merge.directoryRenames = false",
+                                               "installed the prepare-commit-msg hook: .git/hooks/prepare-commit-msg",
+                                               "installed the commit-msg hook: .git/hooks/commit-msg"])
                 #expect(try workspace.read(repository + "/.gitattributes") == """
                     *.png binary
                     # Cards merge key by key: kanban git-setup
@@ -68,7 +70,9 @@ extension GitTests {
                 let again = try workspace.kanban(["git-setup", "--commit"], in: repository)
                 #expect(again.stdout.lines == [".gitattributes already sends cards to the kanban merge driver",
                                                "merge.kanban.driver is already kanban merge-driver %O %A %B %P",
-                                               "merge.directoryRenames is already false"])
+                                               "merge.directoryRenames is already false",
+                                               "the prepare-commit-msg hook is already kanban's: .git/hooks/prepare-commit-msg",
+                                               "the commit-msg hook is already kanban's: .git/hooks/commit-msg"])
                 #expect(try workspace.run(["rev-parse", "--verify", "HEAD"], in: repository).status != 0)
             }
         }

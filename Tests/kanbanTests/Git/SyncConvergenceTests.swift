@@ -160,6 +160,47 @@ extension GitTests {
             }
         }
 
+        /// Issue 19, from converge 20 x 1,000, seed 2: a clone ran `kanban delete`, its sync stopped, and the delete
+        /// was committed much later with plain git. Without a `Deleted:` trailer the merge timed the delete by that
+        /// commit and let it beat another clone's change made after the real delete: the card was lost. The hooks
+        /// `kanban git-setup` installs give the plain commit the trailer, so the delete counts from when it was made,
+        /// whichever came first.
+        @Test(arguments: [true, false])
+        func aDeleteCommittedWithPlainGitCountsFromWhenItWasMade(changedAfterTheDelete: Bool) throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                try require(["add", "Task", "--body", "First."], in: ana, workspace)
+                try require(["sync"], in: ana, workspace)
+                try require(["sync"], in: ben, workspace)
+                if changedAfterTheDelete {
+                    try require(["delete", "task"], in: ana, workspace)
+                    Thread.sleep(forTimeInterval: 1.1)
+                    try require(["set", "task", "--title", "Task, renamed later"], in: ben, workspace)
+                } else {
+                    try require(["set", "task", "--title", "Task, renamed first"], in: ben, workspace)
+                    Thread.sleep(forTimeInterval: 1.1)
+                    try require(["delete", "task"], in: ana, workspace)
+                }
+                // Ana commits her delete with plain git, after Ben's change either way, and pushes it; Ben's sync
+                // merges it with his change, knowing of the delete only what Ana's commit says.
+                try workspace.git(["add", "--all"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "Tidy the board"], in: ana)
+                #expect(try workspace.git(["log", "-1", "--format=%B"], in: ana).contains("\n\nDeleted: task 20"))
+                try require(["sync"], in: ana, workspace)
+                let synced = try workspace.kanban(["sync"], in: ben)
+                #expect(synced.status == 0, "\(synced)")
+                try syncBoth(ana, ben, workspace)
+                for clone in [ana, ben] {
+                    if changedAfterTheDelete {
+                        #expect(try cardFiles(in: clone) == ["cards/todo/task.md"], "\(synced)")
+                        #expect(try workspace.read(clone + "/cards/todo/task.md").contains("title: Task, renamed later"))
+                    } else {
+                        #expect(try cardFiles(in: clone) == [], "\(synced)")
+                    }
+                }
+            }
+        }
+
         @Test func aCommitOnADetachedHeadIsRefusedBeforeAnythingChanges() throws {
             try withGitWorkspace { workspace in
                 let (ana, _) = try workspace.makeSharedBoard()
