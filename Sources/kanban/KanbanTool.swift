@@ -38,6 +38,9 @@ enum KanbanTool {
 
     /// Runs the command line and returns the exit status; never traps on input.
     static func main(arguments: [String], environment: [String: String]) -> ExitCode {
+        // An index a command's load is still writing, on another thread while the command printed, is finished
+        // before the command is: the next one finds it.
+        defer { BoardStore.waitForIndexWrites() }
         let dispatcher = CommandDispatcher(root: root)
         let errorOutput = BufferedOutput.standardError
         do {

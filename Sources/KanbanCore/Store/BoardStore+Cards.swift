@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 /// Changes to a card's content. Fields left nil or empty are not touched.
 public struct CardUpdate: Sendable, Hashable {
@@ -65,9 +67,11 @@ extension BoardStore {
             }
             try requireColumn(columnID, in: board, root: root)
             try requireLabels(labels, in: board)
-            let slug = try unusedSlug(Slug.make(from: title), board: board, root: root)
+            // The slug and the place are found at once: each may list a directory of thousands of cards.
+            let target = columnID
+            let (slug, plan) = try Self.both({ () throws(KanbanError) in try self.unusedSlug(Slug.make(from: title), board: board, root: root) },
+                                             { () throws(KanbanError) in try self.planPlacement(placement, in: target, moving: nil, root: root) })
             let file = CardFile.active(name: slug + ".md", column: columnID)
-            let plan = try planPlacement(placement, in: columnID, moving: nil, root: root)
             let now = timestamp()
             var entries = [YAMLMapEntry(key: "title", value: .string(title)),
                            YAMLMapEntry(key: "column", value: .string(columnID)),
@@ -363,8 +367,7 @@ extension BoardStore {
     func unusedSlug(_ base: String, board: Board, root: BoardRoot, ignoring path: String? = nil) throws(KanbanError) -> String {
         let baseKey = Array(Slug.collisionKey(base).utf8)
         let baseIsASCII = baseKey.allSatisfy { $0 < 0x80 }
-        var taken: Set<String> = []
-        func mightCollide(_ name: UnsafeBufferPointer<UInt8>, isArchived: Bool) -> Bool {
+        @Sendable func mightCollide(_ name: UnsafeBufferPointer<UInt8>, isArchived: Bool) -> Bool {
             var stem = UnsafeBufferPointer(rebasing: name[0..<(name.count - 3)])
             guard stem.allSatisfy({ $0 < 0x80 }) else { return true }
             guard baseIsASCII else { return false }
@@ -382,31 +385,42 @@ extension BoardStore {
             return true
         }
         // A directory unchanged since the index last listed it is not listed again: the index has its names' keys
-        // (the directory of the card that keeps its name is, to leave that card out).
+        // (the directory of the card that keeps its name is, to leave that card out). The others are listed on
+        // every core, a directory to a thread.
         let index = indexFile?.read(directories: [])
         let ignoredDirectory = path.map { ($0 as NSString).deletingLastPathComponent }
         var known: [CardIndex.DirectoryListing] = []
-        func list(_ directory: String, _ make: (String) -> CardFile) throws(KanbanError) {
-            guard let opened = try root.openDirectory(directory) else { return }
-            if directory != ignoredDirectory, let listing = index?.listing(of: directory, descriptor: opened.descriptor) {
+        var unlisted: [(directory: FileSystem.OpenDirectory, column: String?)] = []
+        func consider(_ directoryPath: String, column: String?) throws(KanbanError) {
+            guard let opened = try root.openDirectory(directoryPath) else { return }
+            if directoryPath != ignoredDirectory, let listing = index?.listing(of: directoryPath, descriptor: opened.descriptor) {
                 known.append(listing)
-                return
-            }
-            try opened.forEachEntry { bytes, kind in
-                guard CardFile.isCardFileName(bytes), mightCollide(bytes, isArchived: directory == "archive"),
-                      let name = String(validating: bytes, as: UTF8.self) else { return }
-                let file = make(name)
-                guard file.path != path, case .read = CardAdmission.decide(FileSystem.Entry(name: name, kind: kind), file: file, root: root)
-                else { return }
-                taken.insert(Slug.collisionKey(file.slug))
+            } else {
+                unlisted.append((opened, column))
             }
         }
-        for column in columnDirectories(in: root).directories {
-            try list("cards/" + column) { CardFile.active(name: $0, column: column) }
+        for column in columnDirectories(in: root).directories { try consider("cards/" + column, column: column) }
+        if refusal(of: "archive", in: root) == nil { try consider("archive", column: nil) }
+        let toList = unlisted
+        let listed = Mutex<[Result<Set<String>, KanbanError>]>([])
+        DispatchQueue.concurrentPerform(iterations: toList.count) { number in
+            let (opened, column) = toList[number]
+            var taken: Set<String> = []
+            let result = Result { () throws(KanbanError) -> Set<String> in
+                try opened.forEachEntry { bytes, kind in
+                    guard CardFile.isCardFileName(bytes), mightCollide(bytes, isArchived: column == nil),
+                          let name = String(validating: bytes, as: UTF8.self) else { return }
+                    let file = column.map { CardFile.active(name: name, column: $0) } ?? CardFile.archived(name: name)
+                    guard file.path != path, case .read = CardAdmission.decide(FileSystem.Entry(name: name, kind: kind), file: file, root: root)
+                    else { return }
+                    taken.insert(Slug.collisionKey(file.slug))
+                }
+                return taken
+            }
+            listed.withLock { $0.append(result) }
         }
-        if refusal(of: "archive", in: root) == nil {
-            try list("archive") { CardFile.archived(name: $0) }
-        }
+        var taken: Set<String> = []
+        for result in listed.withLock({ $0 }) { taken.formUnion(try result.get()) }
         return Slug.unique(base) { candidate in
             if taken.contains(Slug.collisionKey(candidate)) { return true }
             let key = CardIndex.nameKey(ofSlug: candidate)
@@ -487,8 +501,27 @@ extension BoardStore {
     }
 }
 
+extension BoardStore {
+    /// The results of `first` and `second`, run at once on two threads.
+    static func both<A: Sendable, B: Sendable>(_ first: @Sendable () throws(KanbanError) -> A,
+                                               _ second: @Sendable () throws(KanbanError) -> B) throws(KanbanError) -> (A, B) {
+        let results = Mutex<(Result<A, KanbanError>?, Result<B, KanbanError>?)>((nil, nil))
+        DispatchQueue.concurrentPerform(iterations: 2) { turn in
+            if turn == 0 {
+                let result = Result { () throws(KanbanError) -> A in try first() }
+                results.withLock { $0.0 = result }
+            } else {
+                let result = Result { () throws(KanbanError) -> B in try second() }
+                results.withLock { $0.1 = result }
+            }
+        }
+        let (a, b) = results.withLock { $0 }
+        return (try a!.get(), try b!.get())
+    }
+}
+
 /// A new card's key and the neighbours to re-key around it.
-struct PlacementPlan {
+struct PlacementPlan: Sendable {
     var key: String
     var rekeyed: [(file: CardFile, key: String)]
     /// Whether the card being moved is already at the planned place (a move there changes nothing).

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// A board on disk and every operation on it.
@@ -22,6 +23,16 @@ public final class BoardStore: Sendable {
     public let lockTimeout: Duration
     /// Where the board's index is kept; nil when it has none (see ``IndexPlacement``).
     let indexFile: CardIndexFile?
+    /// See ``IndexPlacement/writesInBackground``.
+    let writesIndexInBackground: Bool
+
+    /// The index writes started on other threads and not finished.
+    private static let indexWrites = DispatchGroup()
+
+    /// Waits until every index write a load started in the background has finished.
+    package static func waitForIndexWrites() {
+        indexWrites.wait()
+    }
 
     /// Opens the board in `directory`, which must hold a `board.md`.
     /// - Parameters:
@@ -48,6 +59,7 @@ public final class BoardStore: Sendable {
         self.clock = clock
         self.lockTimeout = lockTimeout
         indexFile = index.isEnabled ? CardIndexFile(boardPath: resolved, cacheDirectory: index.cacheDirectory, racyInterval: index.racyInterval) : nil
+        writesIndexInBackground = index.writesInBackground
     }
 
     /// Throws unless `resolved` holds a `board.md` that can be read: a regular file, or a link to one inside the board.
@@ -182,7 +194,15 @@ public final class BoardStore: Sendable {
         }
         let outcome = try scan.run(sources)
         if let indexFile, let indexing = scan.indexing, outcome.indexChanged, let contents = outcome.indexContents {
-            indexFile.write(contents.contents(), builtAt: indexing.startedAt)
+            if writesIndexInBackground {
+                Self.indexWrites.enter()
+                DispatchQueue.global(qos: .utility).async {
+                    indexFile.write(contents.contents(), builtAt: indexing.startedAt)
+                    Self.indexWrites.leave()
+                }
+            } else {
+                indexFile.write(contents.contents(), builtAt: indexing.startedAt)
+            }
         }
         return (outcome.items, linkDiagnostics + outcome.diagnostics, outcome.findings, order)
     }
@@ -434,6 +454,9 @@ public final class BoardStore: Sendable {
 public struct IndexPlacement: Sendable, Hashable {
     var isEnabled: Bool
     var cacheDirectory: String?
+    /// Whether a load writes the index it gathered on another thread and returns at once (the command line, which
+    /// then prints while it is written, and waits for it with ``BoardStore/waitForIndexWrites()`` before it ends).
+    package var writesInBackground = false
     /// How long before an index is built a file must have last changed for its entry to be trusted.
     var racyInterval = CardIndex.racyInterval
 

@@ -73,7 +73,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
 
     /// The entries of a new index, gathered as references into the old one and new entries, put together only when
     /// the index is written (most loads change nothing, and copying a large index is a good part of a load).
-    struct IndexContents {
+    struct IndexContents: Sendable {
         /// Entries of the old index by directory, and new entries, in runs.
         var parts: [String: [(reused: [Int], fresh: [UInt8], freshCount: Int)]] = [:]
         /// Sections of the old index carried whole (directories the scan did not list).

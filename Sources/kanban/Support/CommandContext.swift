@@ -98,9 +98,15 @@ final class CommandContext {
     /// `$XDG_CACHE_HOME/kanban` (`~/.cache/kanban`); none when `KANBAN_INDEX` is `off`.
     var indexPlacement: IndexPlacement {
         if let setting = environment["KANBAN_INDEX"], ["off", "0", "no", "false"].contains(setting.lowercased()) { return .none }
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return .automatic(cacheDirectory: cache) }
-        if let home = environment["HOME"], home.hasPrefix("/") { return .automatic(cacheDirectory: home + "/.cache") }
-        return .automatic(cacheDirectory: nil)
+        var placement = IndexPlacement.automatic(cacheDirectory: nil)
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            placement = .automatic(cacheDirectory: cache)
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            placement = .automatic(cacheDirectory: home + "/.cache")
+        }
+        // A command prints while the index is written; KanbanTool.main waits for it before it returns.
+        placement.writesInBackground = true
+        return placement
     }
 
     /// The duration an environment variable gives in seconds (`30`, `2.5`), or nil when it is unset or empty.
