@@ -224,6 +224,43 @@ final class CardIndex: Sendable {
         return hash
     }
 
+    /// ``checksum(_:)`` of `pieces` put one after another (`length` bytes in all), without putting them together.
+    static func checksum(of pieces: [ArraySlice<UInt8>], length: Int) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(length)
+        // Bytes of a word that a piece ended in the middle of, little-endian, and how many.
+        var carry: UInt64 = 0
+        var carried: UInt64 = 0
+        for piece in pieces {
+            piece.withUnsafeBytes { bytes in
+                var offset = 0
+                while carried > 0 && carried < 8 && offset < bytes.count {
+                    carry |= UInt64(bytes[offset]) << (8 * carried)
+                    carried += 1
+                    offset += 1
+                }
+                if carried == 8 {
+                    hash = ((hash ^ carry) &* 0xFF51_AFD7_ED55_8CCD)
+                    hash ^= hash >> 29
+                    carry = 0
+                    carried = 0
+                }
+                while offset + 8 <= bytes.count {
+                    let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    hash = ((hash ^ word) &* 0xFF51_AFD7_ED55_8CCD)
+                    hash ^= hash >> 29
+                    offset += 8
+                }
+                while offset < bytes.count {
+                    carry |= UInt64(bytes[offset]) << (8 * carried)
+                    carried += 1
+                    offset += 1
+                }
+            }
+        }
+        hash = (hash ^ carry) &* 0xC4CE_B9FE_1A85_EC53
+        return hash ^ (hash >> 32)
+    }
+
     /// A checksum of `bytes` that a torn or altered write fails, eight bytes at a time.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)

@@ -226,15 +226,21 @@ struct CardIndexFile: Sendable {
 
     // MARK: Writing
 
-    /// The entries of a new index, by directory.
-    struct Contents {
-        var sections: [String: (bytes: [UInt8], count: Int)] = [:]
+    /// The entries of a new index, by directory, in pieces: runs of an old index's section and new entries, put
+    /// one after another only as they are written.
+    struct Contents: Sendable {
+        var sections: [String: (pieces: [ArraySlice<UInt8>], count: Int)] = [:]
         /// What each directory held when listed (none for a directory not listed as a whole).
         var listings: [String: CardIndex.DirectoryListing] = [:]
 
         mutating func append(_ entry: some Collection<UInt8>, to directory: String) {
-            sections[directory, default: ([], 0)].bytes += entry
+            sections[directory, default: ([], 0)].pieces.append(ArraySlice(entry))
             sections[directory, default: ([], 0)].count += 1
+        }
+
+        /// Makes `directory`'s section `bytes`, holding `count` entries.
+        mutating func set(_ directory: String, bytes: some Collection<UInt8>, count: Int) {
+            sections[directory] = ([ArraySlice(bytes)], count)
         }
 
         /// Makes sure `directory` has a section, empty if nothing is added to it.
@@ -245,7 +251,7 @@ struct CardIndexFile: Sendable {
 
     /// The bytes of the index file holding `contents`, built at `builtAt`: the header, the sections, then the name
     /// keys of the directory listings, in pieces (a section is not copied to make one array).
-    func pieces(of contents: Contents, builtAt: Int64) -> [[UInt8]] {
+    func pieces(of contents: Contents, builtAt: Int64) -> [ArraySlice<UInt8>] {
         let directories = contents.sections.keys.sorted()
         var header = EntryWriter()
         header.bytes += CardIndex.magic
@@ -260,17 +266,18 @@ struct CardIndexFile: Sendable {
             headerLength += 4 + directory.utf8.count + 8 + 8 + 4 + 8 + 1
             if contents.listings[directory] != nil { headerLength += 40 + 8 + 4 + 8 }
         }
+        let lengths = directories.map { contents.sections[$0]!.pieces.reduce(0) { $0 + $1.count } }
         var offset = headerLength
-        var keysOffset = headerLength + directories.reduce(0) { $0 + contents.sections[$1]!.bytes.count }
+        var keysOffset = headerLength + lengths.reduce(0, +)
         var keys: [UInt8] = []
-        for directory in directories {
+        for (directory, length) in zip(directories, lengths) {
             let section = contents.sections[directory]!
             header.string(directory)
             header.integer(UInt64(offset))
-            header.integer(UInt64(section.bytes.count))
+            header.integer(UInt64(length))
             header.integer(UInt32(section.count))
-            header.integer(section.bytes.withUnsafeBytes(CardIndex.checksum))
-            offset += section.bytes.count
+            header.integer(CardIndex.checksum(of: section.pieces, length: length))
+            offset += length
             guard let listing = contents.listings[directory] else {
                 header.bytes.append(0)
                 continue
@@ -291,7 +298,7 @@ struct CardIndexFile: Sendable {
             keys += block.bytes
         }
         header.integer(header.bytes.withUnsafeBytes(CardIndex.checksum))
-        return [header.bytes] + directories.map { contents.sections[$0]!.bytes } + [keys]
+        return [header.bytes[...]] + directories.flatMap { contents.sections[$0]!.pieces } + [keys[...]]
     }
 
     /// Writes the index holding `contents` in place of the one there, atomically; an index that cannot be written
@@ -305,8 +312,8 @@ struct CardIndexFile: Sendable {
         let temporary = "\(directory)/\(prefix)\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let descriptor = FileSystem.retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
         guard descriptor >= 0 else { return }
-        let complete = pieces.allSatisfy { piece in
-            piece.withUnsafeBytes { buffer -> Bool in
+        func send(_ bytes: some Collection<UInt8>) -> Bool {
+            bytes.withContiguousStorageIfAvailable { buffer -> Bool in
                 var written = 0
                 while written < buffer.count {
                     let count = FileSystem.retrying { Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written) }
@@ -314,8 +321,25 @@ struct CardIndexFile: Sendable {
                     written += count
                 }
                 return true
+            } ?? send(Array(bytes))
+        }
+        // Small pieces (single entries of a changed index) are gathered into writes of a megabyte or so.
+        var pending: [UInt8] = []
+        var complete = true
+        for piece in pieces where complete {
+            if piece.count < 65_536 {
+                if pending.isEmpty { pending.reserveCapacity(1 << 20) }
+                pending += piece
+                if pending.count >= 1 << 20 {
+                    complete = send(pending)
+                    pending.removeAll(keepingCapacity: true)
+                }
+            } else {
+                complete = (pending.isEmpty || send(pending)) && send(piece)
+                pending.removeAll(keepingCapacity: true)
             }
         }
+        if complete && !pending.isEmpty { complete = send(pending) }
         close(descriptor)
         if !complete || rename(temporary, path) != 0 { unlink(temporary) }
     }

@@ -87,26 +87,31 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         func contents() -> CardIndexFile.Contents {
             var contents = CardIndexFile.Contents()
             for (directory, runs) in parts {
-                var bytes: [UInt8] = []
+                var pieces: [ArraySlice<UInt8>] = []
                 var count = 0
                 let section = old?.sections[directory]
-                // Reused entries are about as long as fresh ones: room for all at once, rather than growing by copies.
-                let freshBytes = runs.reduce(0) { $0 + $1.fresh.count }
-                let freshCount = runs.reduce(0) { $0 + $1.freshCount }
-                let reusedCount = runs.reduce(0) { $0 + $1.reused.count }
-                let average = freshCount > 0 ? freshBytes / freshCount : section.map { $0.bytes.count / max(1, $0.count) } ?? 0
-                bytes.reserveCapacity(freshBytes + reusedCount * (average + 16))
                 for run in runs {
+                    // Entries of the old section that follow one another are carried as one piece.
                     if let section {
-                        for start in run.reused { bytes += section.rawEntry(at: start) }
+                        var range: Range<Int>?
+                        for start in run.reused {
+                            let entry = section.rawEntry(at: start)
+                            if let current = range, current.upperBound == entry.startIndex {
+                                range = current.lowerBound..<entry.endIndex
+                            } else {
+                                if let current = range { pieces.append(section.bytes[current]) }
+                                range = entry.startIndex..<entry.endIndex
+                            }
+                        }
+                        if let range { pieces.append(section.bytes[range]) }
                     }
-                    bytes += run.fresh
+                    if !run.fresh.isEmpty { pieces.append(run.fresh[...]) }
                     count += run.reused.count + run.freshCount
                 }
-                contents.sections[directory] = (bytes, count)
+                contents.sections[directory] = (pieces, count)
             }
             for (directory, section) in carried {
-                contents.sections[directory] = (section.bytes, section.count)
+                contents.set(directory, bytes: section.bytes, count: section.count)
                 if let listing = old?.listings[directory] { contents.listings[directory] = listing }
             }
             for (directory, listed) in listed {

@@ -116,6 +116,20 @@ import Testing
         #expect(section.position(at: start) == .some(card.position))
     }
 
+    @Test func theChecksumOfPiecesIsTheChecksumOfTheWhole() {
+        var generator = SystemRandomNumberGenerator()
+        for length in [0, 1, 7, 8, 9, 63, 64, 65, 1_000, 4_097] {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let whole = bytes.withUnsafeBytes(CardIndex.checksum)
+            for _ in 0..<20 {
+                var cuts = (0..<Int.random(in: 0...6, using: &generator)).map { _ in Int.random(in: 0...length, using: &generator) }
+                cuts = ([0] + cuts + [length]).sorted()
+                let pieces = zip(cuts, cuts.dropFirst()).map { bytes[$0..<$1] }
+                #expect(CardIndex.checksum(of: pieces, length: length) == whole, "\(length) bytes cut at \(cuts)")
+            }
+        }
+    }
+
     @Test func aTruncatedEntryDecodesAsNothing() throws {
         let file = CardFile.active(name: "card.md", column: "todo")
         let card = try #require(CardLoader.loadOne(file, bytes: try Fixtures.cardBytes("nested.md"), includeBodies: false, labels: nil).card)
@@ -458,7 +472,7 @@ import Testing
         let file = try #require(store.indexFile)
         let index = try #require(file.read())
         var contents = CardIndexFile.Contents()
-        for (name, section) in index.sections { contents.sections[name] = (section.bytes, section.count) }
+        for (name, section) in index.sections { contents.set(name, bytes: section.bytes, count: section.count) }
         contents.listings = index.listings
         var listing = try #require(index.listings[directory])
         listing.nameKeys = (listing.nameKeys + [CardIndex.nameKey(ofSlug: slug)]).sorted()
