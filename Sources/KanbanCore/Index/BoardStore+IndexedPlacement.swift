@@ -18,12 +18,7 @@ extension BoardStore {
     /// (by any command that reads the board) is not checked: should that edit have moved it past the end of the
     /// column, the new card lands beside it instead of beyond it, which is all it can cost.
     func indexedPlacement(_ placement: Placement, in column: String, moving: CardFile?, root: BoardRoot) -> PlacementPlan? {
-        let atTop: Bool
-        switch placement {
-        case .top: atTop = true
-        case .bottom: atTop = false
-        case .before, .after: return nil
-        }
+        guard let atTop = placement.isTop else { return nil }
         let directoryPath = "cards/" + column
         guard let indexFile, moving?.directoryColumn != column,
               let index = indexFile.read(directories: [directoryPath]), let section = index.sections[directoryPath],

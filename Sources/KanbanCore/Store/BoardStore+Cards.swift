@@ -455,7 +455,15 @@ extension BoardStore {
         if let plan = indexedPlacement(placement, in: column, moving: moving, root: root) { return plan }
         let board = try readBoardFile(in: root).board
         let listing = try listCardFiles(.active, columns: [column], board: board, in: root)
-        let ordered = PositionReader.ordered(listing.files, root: root, index: indexFile?.read(directories: ["cards/" + column]))
+        let columnIndex = indexFile?.read(directories: ["cards/" + column])
+        // At the top or the bottom, only the first or last key matters: no need to put the column in order.
+        if moving?.directoryColumn != column, let atTop = placement.isTop {
+            let keys = PositionReader.read(listing.files, root: root, index: columnIndex).compactMap(\.position)
+            let extreme = atTop ? keys.min { $0.utf8Precedes($1) } : keys.max { $0.utf8Precedes($1) }
+            let plan = OrderKey.plan(insertingAt: atTop || extreme == nil ? 0 : 1, into: extreme.map { [$0] } ?? [])
+            if plan.rekeyed.isEmpty { return PlacementPlan(key: plan.key, rekeyed: []) }
+        }
+        let ordered = PositionReader.ordered(listing.files, root: root, index: columnIndex)
         let currentIndex = moving.flatMap { moving in ordered.firstIndex { $0.file.path == moving.path } }
         let cards = ordered.filter { $0.file.path != moving?.path }
         let keys = cards.map(\.position)
@@ -517,6 +525,17 @@ extension BoardStore {
         }
         let (a, b) = results.withLock { $0 }
         return (try a!.get(), try b!.get())
+    }
+}
+
+extension Placement {
+    /// True at the top, false at the bottom, nil next to another card.
+    var isTop: Bool? {
+        switch self {
+        case .top: true
+        case .bottom: false
+        case .before, .after: nil
+        }
     }
 }
 

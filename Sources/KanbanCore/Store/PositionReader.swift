@@ -9,6 +9,22 @@ enum PositionReader {
     /// The files of one column are opened relative to the open column directory, a run of them to a thread. A file
     /// whose stamp matches its entry in `index` (trusted) is not opened: its position is the entry's.
     static func ordered(_ files: [CardFile], root: BoardRoot, index: CardIndex? = nil) -> [(file: CardFile, position: String?)] {
+        read(files, root: root, index: index).sorted { lhs, rhs in
+            switch (lhs.position, rhs.position) {
+            case let (left?, right?):
+                let order = left.utf8Compare(right)
+                if order != 0 { return order < 0 }
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): break
+            }
+            let order = lhs.file.slug.utf8Compare(rhs.file.slug)
+            return order != 0 ? order < 0 : lhs.file.path.utf8Precedes(rhs.file.path)
+        }
+    }
+
+    /// The files that parse, with their positions, in no particular order (as ``ordered(_:root:index:)`` reads them).
+    static func read(_ files: [CardFile], root: BoardRoot, index: CardIndex? = nil) -> [(file: CardFile, position: String?)] {
         let size = 256
         let runs = stride(from: 0, to: files.count, by: size).map { $0..<min(files.count, $0 + size) }
         let read = ParallelMap.map(runs, minimumChunk: 1) { run -> [(file: CardFile, position: String?)] in
@@ -43,18 +59,7 @@ enum PositionReader {
             }
             return result
         }
-        return read.flatMap { $0 }.sorted { lhs, rhs in
-            switch (lhs.position, rhs.position) {
-            case let (left?, right?):
-                let order = left.utf8Compare(right)
-                if order != 0 { return order < 0 }
-            case (.some, nil): return true
-            case (nil, .some): return false
-            case (nil, nil): break
-            }
-            let order = lhs.file.slug.utf8Compare(rhs.file.slug)
-            return order != 0 ? order < 0 : lhs.file.path.utf8Precedes(rhs.file.path)
-        }
+        return read.flatMap { $0 }
     }
 
     /// What a quick look at a file says about its position.
