@@ -17,7 +17,11 @@ extension BoardStore {
     /// entry's, else the index has no answer. A card edited in place since the index was last brought up to date
     /// (by any command that reads the board) is not checked: should that edit have moved it past the end of the
     /// column, the new card lands beside it instead of beyond it, which is all it can cost.
-    func indexedPlacement(_ placement: Placement, in column: String, moving: CardFile?, root: BoardRoot) -> PlacementPlan? {
+    ///
+    /// With `collisions`, the slugs taken in the column that a new slug could collide with are gathered from the same
+    /// listing (their collision keys), so that the column is listed once for both.
+    func indexedPlacement(_ placement: Placement, in column: String, moving: CardFile?, root: BoardRoot,
+                          collecting collisions: SlugCollisions? = nil) -> (plan: PlacementPlan, taken: Set<String>)? {
         guard let atTop = placement.isTop else { return nil }
         let directoryPath = "cards/" + column
         guard let indexFile, moving?.directoryColumn != column,
@@ -27,12 +31,16 @@ extension BoardStore {
         // The listing: each card file's name (NUL-terminated, for fstatat) and its entry, when the index has one
         // for the file the name leads to now.
         var names: [(name: [CChar], start: Int?)] = []
+        var taken: Set<String> = []
         var answerable = true
         do throws(KanbanError) {
             try opened.forEachEntryWithInode { name, kind, inode in
                 guard answerable, CardFile.isCardFileName(name) else { return }
                 // A link or something stranger: the column is read as usual.
                 guard kind == .file else { answerable = false; return }
+                if let collisions, collisions.mightCollide(name, isArchived: false), let text = String(validating: name, as: UTF8.self) {
+                    taken.insert(Slug.collisionKey(CardFile.active(name: text, column: column).slug))
+                }
                 var terminated = [CChar](repeating: 0, count: name.count + 1)
                 terminated.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(name)) }
                 let start = section.entry(named: UnsafeRawBufferPointer(name)).flatMap { section.stamp(at: $0)?.inode == inode ? $0 : nil }
@@ -87,6 +95,6 @@ extension BoardStore {
         }
         let plan = OrderKey.plan(insertingAt: atTop || key == nil ? 0 : 1, into: key.map { [$0] } ?? [])
         guard plan.rekeyed.isEmpty else { return nil }
-        return PlacementPlan(key: plan.key, rekeyed: [])
+        return (PlacementPlan(key: plan.key, rekeyed: []), taken)
     }
 }

@@ -67,10 +67,25 @@ extension BoardStore {
             }
             try requireColumn(columnID, in: board, root: root)
             try requireLabels(labels, in: board)
-            // The slug and the place are found at once: each may list a directory of thousands of cards.
+            // The slug and the place are found at once: each may list a directory of thousands of cards. The
+            // column the card goes to is listed once, for its place and for the slugs taken in it.
+            let base = Slug.make(from: title)
+            let collisions = SlugCollisions(base)
             let target = columnID
-            let (slug, plan) = try Self.both({ () throws(KanbanError) in try self.unusedSlug(Slug.make(from: title), board: board, root: root) },
-                                             { () throws(KanbanError) in try self.planPlacement(placement, in: target, moving: nil, root: root) })
+            let columnPath = "cards/" + target
+            let (elsewhere, placed) = try Self.both(
+                { () throws(KanbanError) in try self.takenSlugs(collisions, root: root, in: { $0 != columnPath }) },
+                { () throws(KanbanError) in self.indexedPlacement(placement, in: target, moving: nil, root: root, collecting: collisions) })
+            var taken = elsewhere
+            let plan: PlacementPlan
+            if let placed {
+                plan = placed.plan
+                taken.keys.formUnion(placed.taken)
+            } else {
+                plan = try planPlacement(placement, in: target, moving: nil, root: root, usingIndex: false)
+                taken.formUnion(try takenSlugs(collisions, root: root, in: { $0 == columnPath }))
+            }
+            let slug = Slug.unique(base, isTaken: taken.contains)
             let file = CardFile.active(name: slug + ".md", column: columnID)
             let now = timestamp()
             var entries = [YAMLMapEntry(key: "title", value: .string(title)),
@@ -360,41 +375,27 @@ extension BoardStore {
     /// `base`, or `base-2`, `base-3`, ...: the first slug no card on the board uses (in any column or the archive),
     /// comparing without regard to case or Unicode normalisation, so that two names never differ only in case
     /// (which a case-insensitive disk, macOS's default, cannot hold).
-    ///
-    /// Only a slug whose key starts with `base`'s key can take `base` or `base-N`, so the directory listings are
-    /// read as bytes and a name is made into a card file only when it might (an ASCII name is compared without
-    /// making a string; a board of 100,000 cards has a handful).
     func unusedSlug(_ base: String, board: Board, root: BoardRoot, ignoring path: String? = nil) throws(KanbanError) -> String {
-        let baseKey = Array(Slug.collisionKey(base).utf8)
-        let baseIsASCII = baseKey.allSatisfy { $0 < 0x80 }
-        @Sendable func mightCollide(_ name: UnsafeBufferPointer<UInt8>, isArchived: Bool) -> Bool {
-            var stem = UnsafeBufferPointer(rebasing: name[0..<(name.count - 3)])
-            guard stem.allSatisfy({ $0 < 0x80 }) else { return true }
-            guard baseIsASCII else { return false }
-            func digit(_ index: Int) -> Bool { stem[index] >= 0x30 && stem[index] <= 0x39 }
-            // `YYYY-MM-DD-` before an archived card's slug, as ``CardFile/archived(name:)`` reads it.
-            if isArchived, stem.count > 11, (0..<4).allSatisfy(digit), stem[4] == UInt8(ascii: "-"), digit(5), digit(6),
-               stem[7] == UInt8(ascii: "-"), digit(8), digit(9), stem[10] == UInt8(ascii: "-") {
-                stem = UnsafeBufferPointer(rebasing: stem[11...])
-            }
-            guard stem.count >= baseKey.count else { return false }
-            for (offset, byte) in baseKey.enumerated() {
-                let letter = stem[offset]
-                if (letter >= 0x41 && letter <= 0x5A ? letter | 0x20 : letter) != byte { return false }
-            }
-            return true
-        }
-        // A directory unchanged since the index last listed it is not listed again: the index has its names' keys
-        // (the directory of the card that keeps its name is, to leave that card out). The others are listed on
-        // every core, a directory to a thread.
+        let taken = try takenSlugs(SlugCollisions(base), root: root, ignoring: path)
+        return Slug.unique(base, isTaken: taken.contains)
+    }
+
+    /// The slugs that `base` or `base-N` could collide with, in the card directories `chosen` names (all by
+    /// default), leaving out the card at `path`.
+    ///
+    /// A directory unchanged since the index last listed it is not listed again: the index has its names' keys (the
+    /// directory of the card at `path` is, to leave that card out). The others are listed on every core, a
+    /// directory to a thread, as bytes: a name is made into a card file only when it might collide.
+    func takenSlugs(_ collisions: SlugCollisions, root: BoardRoot, ignoring path: String? = nil,
+                    in chosen: (String) -> Bool = { _ in true }) throws(KanbanError) -> TakenSlugs {
         let index = indexFile?.read(directories: [])
         let ignoredDirectory = path.map { ($0 as NSString).deletingLastPathComponent }
-        var known: [CardIndex.DirectoryListing] = []
+        var taken = TakenSlugs()
         var unlisted: [(directory: FileSystem.OpenDirectory, column: String?)] = []
         func consider(_ directoryPath: String, column: String?) throws(KanbanError) {
-            guard let opened = try root.openDirectory(directoryPath) else { return }
+            guard chosen(directoryPath), let opened = try root.openDirectory(directoryPath) else { return }
             if directoryPath != ignoredDirectory, let listing = index?.listing(of: directoryPath, descriptor: opened.descriptor) {
-                known.append(listing)
+                taken.listings.append(listing)
             } else {
                 unlisted.append((opened, column))
             }
@@ -405,27 +406,22 @@ extension BoardStore {
         let listed = Mutex<[Result<Set<String>, KanbanError>]>([])
         DispatchQueue.concurrentPerform(iterations: toList.count) { number in
             let (opened, column) = toList[number]
-            var taken: Set<String> = []
+            var keys: Set<String> = []
             let result = Result { () throws(KanbanError) -> Set<String> in
                 try opened.forEachEntry { bytes, kind in
-                    guard CardFile.isCardFileName(bytes), mightCollide(bytes, isArchived: column == nil),
+                    guard CardFile.isCardFileName(bytes), collisions.mightCollide(bytes, isArchived: column == nil),
                           let name = String(validating: bytes, as: UTF8.self) else { return }
                     let file = column.map { CardFile.active(name: name, column: $0) } ?? CardFile.archived(name: name)
                     guard file.path != path, case .read = CardAdmission.decide(FileSystem.Entry(name: name, kind: kind), file: file, root: root)
                     else { return }
-                    taken.insert(Slug.collisionKey(file.slug))
+                    keys.insert(Slug.collisionKey(file.slug))
                 }
-                return taken
+                return keys
             }
             listed.withLock { $0.append(result) }
         }
-        var taken: Set<String> = []
-        for result in listed.withLock({ $0 }) { taken.formUnion(try result.get()) }
-        return Slug.unique(base) { candidate in
-            if taken.contains(Slug.collisionKey(candidate)) { return true }
-            let key = CardIndex.nameKey(ofSlug: candidate)
-            return known.contains { $0.holds(key) }
-        }
+        for result in listed.withLock({ $0 }) { taken.keys.formUnion(try result.get()) }
+        return taken
     }
 
     func requireColumn(_ id: String, in board: Board, root: BoardRoot) throws(KanbanError) {
@@ -451,8 +447,9 @@ extension BoardStore {
     }
 
     /// The key for a card placed in `column`, and the neighbours to re-key; `moving` is left out of the column.
-    func planPlacement(_ placement: Placement, in column: String, moving: CardFile?, root: BoardRoot) throws(KanbanError) -> PlacementPlan {
-        if let plan = indexedPlacement(placement, in: column, moving: moving, root: root) { return plan }
+    func planPlacement(_ placement: Placement, in column: String, moving: CardFile?, root: BoardRoot,
+                       usingIndex: Bool = true) throws(KanbanError) -> PlacementPlan {
+        if usingIndex, let placed = indexedPlacement(placement, in: column, moving: moving, root: root) { return placed.plan }
         let board = try readBoardFile(in: root).board
         let listing = try listCardFiles(.active, columns: [column], board: board, in: root)
         let columnIndex = indexFile?.read(directories: ["cards/" + column])
@@ -525,6 +522,55 @@ extension BoardStore {
         }
         let (a, b) = results.withLock { $0 }
         return (try a!.get(), try b!.get())
+    }
+}
+
+/// Which listed names could collide with a slug made from `base` (`base` or `base-N`): only one whose key starts
+/// with `base`'s key (an ASCII name is compared as bytes; a board of 100,000 cards has a handful).
+struct SlugCollisions: Sendable {
+    let baseKey: [UInt8]
+    let baseIsASCII: Bool
+
+    init(_ base: String) {
+        baseKey = Array(Slug.collisionKey(base).utf8)
+        baseIsASCII = baseKey.allSatisfy { $0 < 0x80 }
+    }
+
+    /// Whether the card file `name` (ending in `.md`) might take `base` or `base-N`.
+    func mightCollide(_ name: UnsafeBufferPointer<UInt8>, isArchived: Bool) -> Bool {
+        var stem = UnsafeBufferPointer(rebasing: name[0..<(name.count - 3)])
+        guard stem.allSatisfy({ $0 < 0x80 }) else { return true }
+        guard baseIsASCII else { return false }
+        func digit(_ index: Int) -> Bool { stem[index] >= 0x30 && stem[index] <= 0x39 }
+        // `YYYY-MM-DD-` before an archived card's slug, as ``CardFile/archived(name:)`` reads it.
+        if isArchived, stem.count > 11, (0..<4).allSatisfy(digit), stem[4] == UInt8(ascii: "-"), digit(5), digit(6),
+           stem[7] == UInt8(ascii: "-"), digit(8), digit(9), stem[10] == UInt8(ascii: "-") {
+            stem = UnsafeBufferPointer(rebasing: stem[11...])
+        }
+        guard stem.count >= baseKey.count else { return false }
+        for (offset, byte) in baseKey.enumerated() {
+            let letter = stem[offset]
+            if (letter >= 0x41 && letter <= 0x5A ? letter | 0x20 : letter) != byte { return false }
+        }
+        return true
+    }
+}
+
+/// The slugs taken on a board, as far as a new slug is concerned: collision keys from listings, and the index's
+/// listings of directories not listed again.
+struct TakenSlugs: Sendable {
+    var keys: Set<String> = []
+    var listings: [CardIndex.DirectoryListing] = []
+
+    func contains(_ candidate: String) -> Bool {
+        if keys.contains(Slug.collisionKey(candidate)) { return true }
+        let key = CardIndex.nameKey(ofSlug: candidate)
+        return listings.contains { $0.holds(key) }
+    }
+
+    mutating func formUnion(_ other: TakenSlugs) {
+        keys.formUnion(other.keys)
+        listings += other.listings
     }
 }
 
