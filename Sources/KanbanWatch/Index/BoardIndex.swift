@@ -91,8 +91,10 @@ struct BoardIndex: Sendable {
 
     /// `cards/todo/x.md` → (`cards/todo`, `x.md`).
     static func split(_ path: String) -> (directory: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return ("", path) }
-        return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+        // By bytes: a `/` is one byte and always a character of its own, and a board's paths are split by the
+        // hundred thousand.
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }
+        return (String(path[..<slash]), String(path[path.utf8.index(after: slash)...]))
     }
 
     /// The card file a path names, if it is one: `cards/<column>/<name>.md` or `archive/<name>.md`.
