@@ -122,28 +122,21 @@ struct CardJSONLayout: Sendable {
 enum JSONCardArrayWriter {
     /// Writes the array of `cards` and a line feed.
     static func write(_ cards: [Card], to output: BufferedOutput, includeBody: Bool = false) {
-        write(cards, to: output, includeBody: includeBody) { $0 }
+        write(cards, to: output, indent: 0, terminator: "\n", includeBody: includeBody) { $0 }
     }
 
     /// Writes the array of the cards of `hits` and a line feed.
     static func write(_ hits: [SearchHit], to output: BufferedOutput) {
         let offset = MemoryLayout<SearchHit>.offset(of: \SearchHit.card)!
-        write(hits, to: output, includeBody: false) { UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Card.self) }
+        write(hits, to: output, indent: 0, terminator: "\n") { UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Card.self) }
     }
 
-    /// Writes the array of the cards `card` finds in `elements`, reached through pointers so that no card is copied.
-    private static func write<Element: Sendable>(_ elements: [Element], to output: BufferedOutput, includeBody: Bool,
-                                                 card: @escaping @Sendable (UnsafePointer<Element>) -> UnsafePointer<Card>) {
-        elements.withUnsafeBufferPointer { buffer in
-            let base = UncheckedPointer(buffer.baseAddress)
-            write(count: elements.count, to: output, indent: 0, terminator: "\n", includeBody: includeBody) { card(base.pointer! + $0) }
-        }
-    }
-
-    /// Writes a pretty JSON array of `count` cards as a value `indent` levels in, then `terminator`; `card(i)` gives
-    /// the `i`th card, which must stay valid during the call.
-    static func write(count: Int, to output: BufferedOutput, indent: Int, terminator: String, includeBody: Bool = false,
-                      card: @Sendable (Int) -> UnsafePointer<Card>) {
+    /// Writes a pretty JSON array, as a value `indent` levels in, of the cards `card` finds in `elements` (those at
+    /// `indices`, when given), then `terminator`. The cards are reached through pointers, so that none is copied.
+    private static func write<Element: Sendable>(_ elements: [Element], at indices: [Int]? = nil, to output: BufferedOutput,
+                                                 indent: Int, terminator: String, includeBody: Bool = false,
+                                                 card: @Sendable (UnsafePointer<Element>) -> UnsafePointer<Card>) {
+        let count = indices?.count ?? elements.count
         guard count > 0 else {
             output.write("[]" + terminator)
             return
@@ -156,9 +149,12 @@ enum JSONCardArrayWriter {
             var text = ""
             text.reserveCapacity(range.count * 400)
             let layout = CardJSONLayout(pretty: true, indent: indent + 1)
-            for index in range {
-                text += index == 0 ? first : next
-                JSON.appendCard(card(index), includeBody: includeBody, to: &text, layout: layout)
+            elements.withUnsafeBufferPointer { elements in
+                for index in range {
+                    text += index == 0 ? first : next
+                    JSON.appendCard(card(elements.baseAddress! + (indices?[index] ?? index)), includeBody: includeBody, to: &text,
+                                    layout: layout)
+                }
             }
             if range.upperBound == count { text += closing }
             return text
@@ -166,27 +162,23 @@ enum JSONCardArrayWriter {
     }
 
     /// Writes `board --json`, the text `JSON(snapshot:columns:).rendered()` gives, with each column's cards written
-    /// as ``write(count:to:indent:terminator:includeBody:card:)`` does: no tree of a hundred thousand cards.
+    /// as `list --json`'s are: no tree of a hundred thousand cards.
     static func writeBoard(_ snapshot: BoardSnapshot, columns: [String], to output: BufferedOutput) {
         let board = snapshot.board
         var positions: [String: [Int]] = [:]
         for (index, card) in snapshot.cards.enumerated() where !card.isArchived { positions[card.column, default: []].append(index) }
         output.write("{\n  \"columns\": ")
         if columns.isEmpty { output.write("[]") }
-        snapshot.cards.withUnsafeBufferPointer { cards in
-            let base = UncheckedPointer(cards.baseAddress)
-            for (number, id) in columns.enumerated() {
-                let column = board.column(withID: id)
-                output.write((number == 0 ? "[\n" : ",\n") + "    {\n      \"cards\": ")
-                let indices = positions[id] ?? []
-                write(count: indices.count, to: output, indent: 3, terminator: ",\n") { base.pointer! + indices[$0] }
-                var tail = "      \"collapsed\": " + ((column?.isCollapsed ?? false) ? "true" : "false") + ",\n      \"id\": "
-                JSON.quote(id, into: &tail)
-                tail += ",\n      \"name\": "
-                JSON.quote(column?.name ?? id, into: &tail)
-                tail += "\n    }"
-                output.write(tail)
-            }
+        for (number, id) in columns.enumerated() {
+            let column = board.column(withID: id)
+            output.write((number == 0 ? "[\n" : ",\n") + "    {\n      \"cards\": ")
+            write(snapshot.cards, at: positions[id] ?? [], to: output, indent: 3, terminator: ",\n") { $0 }
+            var tail = "      \"collapsed\": " + ((column?.isCollapsed ?? false) ? "true" : "false") + ",\n      \"id\": "
+            JSON.quote(id, into: &tail)
+            tail += ",\n      \"name\": "
+            JSON.quote(column?.name ?? id, into: &tail)
+            tail += "\n    }"
+            output.write(tail)
         }
         if !columns.isEmpty { output.write("\n  ]") }
         var rest = ",\n  \"labels\": "
@@ -198,11 +190,4 @@ enum JSONCardArrayWriter {
         rest += "\n}\n"
         output.write(rest)
     }
-}
-
-/// A pointer handed to the threads that write a run of cards each, which only read through it while the buffer
-/// it points into is held.
-struct UncheckedPointer<Pointee>: @unchecked Sendable {
-    let pointer: UnsafePointer<Pointee>?
-    init(_ pointer: UnsafePointer<Pointee>?) { self.pointer = pointer }
 }
