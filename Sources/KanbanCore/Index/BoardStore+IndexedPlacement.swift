@@ -72,7 +72,7 @@ extension BoardStore {
             return true
         }
         guard decoded else { return nil }
-        var key = extreme.flatMap { section.position(at: names[$0].start!) ?? nil }
+        let key = extreme.flatMap { section.position(at: names[$0].start!) ?? nil }
         if let extreme {
             // The card the new key goes next to must be as the index has it.
             let stamp = names[extreme].name.withUnsafeBufferPointer { FileStamp(name: $0.baseAddress!, in: opened.descriptor) }
@@ -85,16 +85,8 @@ extension BoardStore {
             guard let name = String(validating: names[number].name.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self) else { return nil }
             files.append(CardFile.active(name: name, column: column))
         }
-        for (_, position) in PositionReader.ordered(files, root: root) {
-            guard let position else { continue }
-            if let current = key {
-                let order = position.utf8Compare(current)
-                if atTop ? order >= 0 : order <= 0 { continue }
-            }
-            key = position
-        }
-        let plan = OrderKey.plan(insertingAt: atTop || key == nil ? 0 : 1, into: key.map { [$0] } ?? [])
-        guard plan.rekeyed.isEmpty else { return nil }
-        return (PlacementPlan(key: plan.key, rekeyed: []), taken)
+        let keys = (key.map { [$0] } ?? []) + PositionReader.read(files, root: root).compactMap(\.position)
+        guard let plan = PlacementPlan.atEnd(atTop: atTop, of: keys) else { return nil }
+        return (plan, taken)
     }
 }

@@ -454,11 +454,9 @@ extension BoardStore {
         let listing = try listCardFiles(.active, columns: [column], board: board, in: root)
         let columnIndex = indexFile?.read(directories: ["cards/" + column])
         // At the top or the bottom, only the first or last key matters: no need to put the column in order.
-        if moving?.directoryColumn != column, let atTop = placement.isTop {
-            let keys = PositionReader.read(listing.files, root: root, index: columnIndex).compactMap(\.position)
-            let extreme = atTop ? keys.min { $0.utf8Precedes($1) } : keys.max { $0.utf8Precedes($1) }
-            let plan = OrderKey.plan(insertingAt: atTop || extreme == nil ? 0 : 1, into: extreme.map { [$0] } ?? [])
-            if plan.rekeyed.isEmpty { return PlacementPlan(key: plan.key, rekeyed: []) }
+        if moving?.directoryColumn != column, let atTop = placement.isTop,
+           let plan = PlacementPlan.atEnd(atTop: atTop, of: PositionReader.read(listing.files, root: root, index: columnIndex).compactMap(\.position)) {
+            return plan
         }
         let ordered = PositionReader.ordered(listing.files, root: root, index: columnIndex)
         let currentIndex = moving.flatMap { moving in ordered.firstIndex { $0.file.path == moving.path } }
@@ -591,6 +589,15 @@ struct PlacementPlan: Sendable {
     var rekeyed: [(file: CardFile, key: String)]
     /// Whether the card being moved is already at the planned place (a move there changes nothing).
     var keepsPlace = false
+
+    /// The plan for a card put first (`atTop`) or last in a column whose cards have the positions `keys` (in any
+    /// order): only the first or last key matters. Nil when a neighbour would need a new key, which needs the
+    /// column in order.
+    static func atEnd(atTop: Bool, of keys: [String]) -> PlacementPlan? {
+        let extreme = atTop ? keys.min { $0.utf8Precedes($1) } : keys.max { $0.utf8Precedes($1) }
+        let plan = OrderKey.plan(insertingAt: atTop || extreme == nil ? 0 : 1, into: extreme.map { [$0] } ?? [])
+        return plan.rekeyed.isEmpty ? PlacementPlan(key: plan.key, rekeyed: []) : nil
+    }
 }
 
 func uniqued(_ values: [String]) -> [String] {
