@@ -6,8 +6,12 @@ extension BoardStore {
     func indexing<Extra, Item>(_ decide: @escaping @Sendable (Card) -> CardScan<Extra, Item>.IndexedDecision<Extra>)
         -> CardScan<Extra, Item>.Indexing? {
         guard let indexFile else { return nil }
+        let index = indexFile.read()
+        // Asked before any file is looked at, so that every change made after the answer is in the next one.
+        let monitor = indexFile.monitorSocketPath.flatMap { IndexMonitorClient.ask($0, since: index?.monitorToken) }
         let startedAt = FileStamp.now()
-        return CardScan<Extra, Item>.Indexing(index: indexFile.read(), startedAt: startedAt, racyInterval: indexFile.racyInterval, decide: decide)
+        return CardScan<Extra, Item>.Indexing(index: index, startedAt: startedAt, racyInterval: indexFile.racyInterval, decide: decide,
+                                              monitor: monitor)
     }
 }
 
@@ -140,5 +144,15 @@ extension BoardStore {
     /// The digest the board's index keeps of a card's body: of the file's bytes from where the body starts.
     package static func bodyDigest(of body: UnsafeRawBufferPointer) -> UInt64 {
         CardIndex.checksum(body)
+    }
+}
+
+extension BoardStore {
+    /// Where a monitor of this board answers what changed (see ``IndexMonitorAnswer``): its socket, and the
+    /// directory for the files it waits for the events of; nil when the board has no index or the socket's path is
+    /// too long.
+    package var indexMonitorPlace: (socket: String, cookies: String)? {
+        guard let indexFile, let socket = indexFile.monitorSocketPath else { return nil }
+        return (socket, indexFile.monitorCookieDirectory)
     }
 }

@@ -21,7 +21,7 @@ import Foundation
 /// ignored whole.
 final class CardIndex: Sendable {
     static let magic = Array("KANBANIX".utf8)
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
     /// How long before the index was built a file must have last changed for its entry to be trusted: well above
     /// the granularity of any file system's time stamps (a second for some, two for FAT).
     static let racyInterval: Int64 = 2_000_000_000
@@ -36,10 +36,14 @@ final class CardIndex: Sendable {
     let racyInterval: Int64
     /// What the index knows of each directory as a whole, by directory (all of them, read or not).
     let listings: [String: DirectoryListing]
+    /// The token of the board monitor's answer the index holds good from (see ``IndexMonitorAnswer``): every entry
+    /// matches its file, or the file changed after it. Nil when no monitor answered.
+    let monitorToken: String?
 
     init(builtAt: Int64, sections: [String: Section], directories: Set<String>, racyInterval: Int64 = CardIndex.racyInterval,
-         listings: [String: DirectoryListing] = [:]) {
+         listings: [String: DirectoryListing] = [:], monitorToken: String? = nil) {
         self.builtAt = builtAt
+        self.monitorToken = monitorToken
         self.sections = sections
         self.directories = directories
         self.racyInterval = racyInterval

@@ -46,6 +46,16 @@ struct CardIndexFile: Sendable {
         boardInode = UInt64(info.st_ino)
     }
 
+    /// Where the board's monitor (`kanban watch`) answers what changed, beside the index; nil when the path is too
+    /// long for a socket's address (about a hundred bytes), which leaves the board without one.
+    var monitorSocketPath: String? {
+        let socket = path + ".monitor"
+        return IndexMonitorClient.socketAddress(socket) == nil ? nil : socket
+    }
+
+    /// The directory where the monitor makes the files it waits for the events of.
+    var monitorCookieDirectory: String { path + ".cookies" }
+
     /// The git directory of the repository holding `directory`: the first `.git` on the way up, a directory or a
     /// file saying `gitdir: <path>` (a worktree, a submodule).
     static func gitDirectory(enclosing directory: String) -> String? {
@@ -110,7 +120,7 @@ struct CardIndexFile: Sendable {
             }
         }
         return CardIndex(builtAt: header.builtAt, sections: sections, directories: Set(header.sections.map(\.directory)),
-                         racyInterval: racyInterval, listings: listings)
+                         racyInterval: racyInterval, listings: listings, monitorToken: header.monitorToken)
     }
 
     private static func read(_ descriptor: Int32, at offset: Int, count: Int) -> [UInt8]? {
@@ -154,6 +164,7 @@ struct CardIndexFile: Sendable {
         var boardPath: String
         var boardDevice: UInt64
         var boardInode: UInt64
+        var monitorToken: String?
         var sections: [SectionEntry]
 
         enum Parsed {
@@ -172,7 +183,7 @@ struct CardIndexFile: Sendable {
                 guard version == CardIndex.version else { return .invalid }
                 guard let count = cursor.integer(UInt32.self), let builtAt = cursor.integer(Int64.self),
                       let device = cursor.integer(UInt64.self), let inode = cursor.integer(UInt64.self),
-                      let boardPath = cursor.string() else { return cursor.isShort ? .needsMore : .invalid }
+                      let boardPath = cursor.string(), let token = cursor.string() else { return cursor.isShort ? .needsMore : .invalid }
                 guard count <= 100_000 else { return .invalid }
                 var sections: [SectionEntry] = []
                 for _ in 0..<count {
@@ -198,7 +209,8 @@ struct CardIndexFile: Sendable {
                 let checked = cursor.offset
                 guard let stored = cursor.integer(UInt64.self) else { return .needsMore }
                 guard CardIndex.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<checked])) == stored else { return .invalid }
-                return .parsed(Header(builtAt: builtAt, boardPath: boardPath, boardDevice: device, boardInode: inode, sections: sections))
+                return .parsed(Header(builtAt: builtAt, boardPath: boardPath, boardDevice: device, boardInode: inode,
+                                      monitorToken: token.isEmpty ? nil : token, sections: sections))
             }
         }
 
@@ -232,6 +244,8 @@ struct CardIndexFile: Sendable {
         var sections: [String: (pieces: [ArraySlice<UInt8>], count: Int)] = [:]
         /// What each directory held when listed (none for a directory not listed as a whole).
         var listings: [String: CardIndex.DirectoryListing] = [:]
+        /// See ``CardIndex/monitorToken``.
+        var monitorToken: String?
 
         mutating func append(_ entry: some Collection<UInt8>, to directory: String) {
             sections[directory, default: ([], 0)].pieces.append(ArraySlice(entry))
@@ -261,6 +275,7 @@ struct CardIndexFile: Sendable {
         header.integer(boardDevice)
         header.integer(boardInode)
         header.string(boardPath)
+        header.string(contents.monitorToken ?? "")
         var headerLength = header.bytes.count + 8
         for directory in directories {
             headerLength += 4 + directory.utf8.count + 8 + 8 + 4 + 8 + 1

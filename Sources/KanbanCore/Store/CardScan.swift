@@ -69,6 +69,9 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         var racyInterval: Int64
         /// What becomes of a card taken from the index.
         var decide: @Sendable (Card) -> IndexedDecision<Extra>
+        /// What the board's monitor says changed since the index's token, asked before the scan started: a file
+        /// it does not name is taken from its trusted entry without its stat data being looked at.
+        var monitor: IndexMonitorAnswer? = nil
     }
 
     /// The entries of a new index, gathered as references into the old one and new entries, put together only when
@@ -82,10 +85,13 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         /// slug too), whose name keys are worked out only when the index is written.
         var listed: [String: (stamp: FileStamp, files: [CardFile], otherSlugs: [String])] = [:]
         var old: CardIndex?
+        /// See ``CardIndex/monitorToken``.
+        var monitorToken: String?
 
         /// The new index's entries.
         func contents() -> CardIndexFile.Contents {
             var contents = CardIndexFile.Contents()
+            contents.monitorToken = monitorToken
             for (directory, runs) in parts {
                 var pieces: [ArraySlice<UInt8>] = []
                 var count = 0
@@ -193,6 +199,16 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
                 if !index.directories.isSubset(of: Set(gathered.parts.keys).union(gathered.carried.keys)) { outcome.indexChanged = true }
             } else {
                 outcome.indexChanged = true
+            }
+            // The monitor's new token holds for an index whose every section this scan looked at; sections carried
+            // unlooked-at keep the old token, which holds for them and, since the rest was checked after it was
+            // given, for the whole.
+            gathered.monitorToken = indexing.index?.monitorToken
+            if let answer = indexing.monitor, gathered.carried.isEmpty {
+                gathered.monitorToken = answer.token
+                // A first token (or one after the monitor lost track) is worth writing even when no card changed:
+                // it is what lets the next command skip looking at every file.
+                if answer.changed == nil && answer.token != indexing.index?.monitorToken { outcome.indexChanged = true }
             }
             outcome.indexContents = gathered
         }
@@ -381,8 +397,15 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
                 var path = file.path
                 if let section, let start = path.withUTF8({ section.entry(named: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[listing.nameOffset...])) }) {
                     report.accounted += 1
-                    old = (start, section.stamp(at: start))
-                    stamp = file.path.withCString { FileStamp(name: $0 + listing.nameOffset, in: directory.descriptor) }
+                    let entryStamp = section.stamp(at: start)
+                    old = (start, entryStamp)
+                    if let entryStamp, let monitor = indexing.monitor, !monitor.mayHaveChanged(file.path, in: listing.path),
+                       indexing.index?.trusts(entryStamp) == true {
+                        // Untouched since the index's token: the entry still describes the file.
+                        stamp = entryStamp
+                    } else {
+                        stamp = file.path.withCString { FileStamp(name: $0 + listing.nameOffset, in: directory.descriptor) }
+                    }
                 }
                 // A file the index does not know is read at once; its stamp comes from the descriptor it is read by.
                 if let stamp, let old, let section, old.stamp == stamp, indexing.index?.trusts(stamp) == true,

@@ -181,6 +181,7 @@ enum WatchCommand: KanbanCommand {
                 }
             })
         try watcher.start()
+        let monitor = poll ? nil : IndexMonitoring.start(store, context)
         committer?.start()
         if !context.isQuiet {
             // On standard error, so scripts reading events see only events; also tells a person (and tests)
@@ -191,6 +192,7 @@ enum WatchCommand: KanbanCommand {
         }
 
         let reason = signals.wait(for: shutdown)
+        monitor?.stop()
         watcher.stop()
         hooks?.finish()
         committer?.finish()
