@@ -3,6 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import KanbanCore
+import KanbanWatch
 
 /// Everything measured on one board size.
 struct SizeResult {
@@ -30,6 +32,9 @@ struct SizeResult {
     /// every file read as before the index): medians, nil when there is no `kanban`.
     var coldListSeconds: Double?
     var indexOffListSeconds: Double?
+    /// The read commands again while a board monitor runs (as `kanban watch` runs one), so that they look only at
+    /// the files that changed: medians; empty when there is no `kanban` or no monitor here.
+    var monitoredCommands: [CommandTiming] = []
     var breakdown: [String]
 }
 
@@ -192,6 +197,8 @@ struct Benchmark {
             progress("  list: no index \(formatSeconds(median(cold))), index off \(formatSeconds(median(off)))")
         }
 
+        let monitoredCommands = environment.kanban.map { measureWithMonitor(commands, kanban: $0, on: board, runs: runs) } ?? []
+
         progress("  single-card operations")
         let operations = try SingleCardOperations.measure(on: board, runs: options.operationRuns)
         var singleCardCommands: SingleCardCommandTimings?
@@ -211,7 +218,50 @@ struct Benchmark {
             grepProcessorSeconds: grepProcessorSamples.isEmpty ? nil : median(grepProcessorSamples),
             diagnostics: diagnostics, operations: operations, operationRuns: options.operationRuns, commands: commandTimings,
             singleCardCommands: singleCardCommands, coldListSeconds: coldListSeconds, indexOffListSeconds: indexOffListSeconds,
-            breakdown: breakdown)
+            monitoredCommands: monitoredCommands, breakdown: breakdown)
+    }
+
+    /// Times `commands` while a board monitor runs in this process (the one `kanban watch` runs): one warm-up round,
+    /// which also gives the index its first token, then `runs` rounds. Nothing where there is no monitor (no inotify).
+    private func measureWithMonitor(_ commands: [ReadCommand], kanban: KanbanExecutable, on board: GeneratedBoard,
+                                    runs: Int) -> [CommandTiming] {
+        #if os(Linux)
+        let cache = POSIX.environmentValue("XDG_CACHE_HOME")
+        let monitor: IndexMonitor
+        do {
+            let store = try BoardStore(directory: board.directory, index: .automatic(cacheDirectory: cache))
+            guard let started = try IndexMonitor.start(for: store) else {
+                progress("  no board monitor could start (another runs, or the board has no index): monitored figures skipped")
+                return []
+            }
+            monitor = started
+        } catch {
+            progress("  the board monitor did not start (\(error)): monitored figures skipped")
+            return []
+        }
+        defer { monitor.stop() }
+        progress("  read commands with the board monitor running")
+        var samples = Array(repeating: [Double](), count: commands.count)
+        var peaks = Array(repeating: 0, count: commands.count)
+        for run in 0...runs {
+            var children: [ChildResult] = []
+            for command in commands {
+                guard let child = try? command.run(kanban, on: board) else { return [] }
+                children.append(child)
+            }
+            progress("  \(run == 0 ? "warm-up" : "run \(run)/\(runs)") with the monitor: kanban " + zip(commands, children).map { command, child in
+                "\(command.label) \(formatSeconds(child.seconds)) (\(child.peakMemoryKiB / 1024) MB)"
+            }.joined(separator: ", "))
+            guard run > 0 else { continue }
+            for (position, child) in children.enumerated() {
+                samples[position].append(child.seconds)
+                peaks[position] = max(peaks[position], child.peakMemoryKiB)
+            }
+        }
+        return commands.indices.map { CommandTiming(command: commands[$0], seconds: median(samples[$0]), peakMemoryKiB: peaks[$0]) }
+        #else
+        return []
+        #endif
     }
 
     /// One load in a fresh child process: its in-process time, peak memory and diagnostics.
@@ -247,4 +297,10 @@ struct Benchmark {
     private func progress(_ message: String) {
         POSIX.printError("kanban-bench: \(message)\n")
     }
+}
+
+extension SizeResult {
+    /// The read commands the targets are judged on: with the board monitor when it ran (the index's way to list
+    /// without looking at every file, as git's fsmonitor is for `git status`), else without.
+    var judgedCommands: [CommandTiming] { monitoredCommands.isEmpty ? commands : monitoredCommands }
 }

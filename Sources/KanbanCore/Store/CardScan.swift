@@ -286,7 +286,10 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         let results = Mutex<[Result<Listing, KanbanError>?]>(Array(repeating: nil, count: sources.count))
         DispatchQueue.concurrentPerform(iterations: sources.count) { turn in
             let index = order[turn]
-            let result = Result { () throws(KanbanError) -> Listing in try list(sources[index], in: directories[index]) }
+            let result = Result { () throws(KanbanError) -> Listing in
+                if let listing = indexedListing(of: sources[index], in: directories[index], stamp: stamps[index]) { return listing }
+                return try list(sources[index], in: directories[index])
+            }
             results.withLock { $0[index] = result }
         }
         var listings: [Listing] = []
@@ -298,6 +301,32 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
             listings.append(listing)
         }
         return listings
+    }
+
+    /// The listing of `source` as the index has it, without reading the directory, when the index may stand in for
+    /// it (git's untracked cache makes the same bet): the directory's stamp, taken before, is the one the index's
+    /// listing was made under and old enough to trust, so no name was added, removed or renamed since; and every
+    /// name listed then has an entry (no link, no file that failed to load), so the entries name the files.
+    private func indexedListing(of source: Source, in opened: FileSystem.OpenDirectory?, stamp: FileStamp?) -> Listing? {
+        guard let directory = opened, let stamp, let index = indexing?.index, let known = index.listings[source.path],
+              known.stamp == stamp, index.trusts(stamp), let section = index.sections[source.path],
+              section.count == known.nameKeys.count else { return nil }
+        var files: [CardFile] = []
+        files.reserveCapacity(section.count)
+        var sourcePath = source.path
+        let isWhole = sourcePath.withUTF8 { sourcePath in
+            section.bytes.withUnsafeBytes { raw -> Bool in
+                for start in section.starts {
+                    guard let name = EntryLayout.name(in: raw, at: start) else { return false }
+                    let bytes = name.assumingMemoryBound(to: UInt8.self)
+                    files.append(source.column.map { CardFile.active(name: bytes, column: $0, directory: sourcePath) }
+                        ?? CardFile.archived(name: String(decoding: bytes, as: UTF8.self)))
+                }
+                return true
+            }
+        }
+        guard isWhole else { return nil }
+        return Listing(path: source.path, directory: directory, nameOffset: source.path.utf8.count + 1, files: files, diagnostics: [])
     }
 
     private func list(_ source: Source, in opened: FileSystem.OpenDirectory?) throws(KanbanError) -> Listing {

@@ -106,6 +106,7 @@ enum ServeCommand: KanbanCommand {
                 if event.kind == .rootLost { shutdown.request(.rootLost) }
             })
         try watcher.start()
+        let monitor = IndexMonitoring.start(store, context)
         let serving = Thread { server.run() }
         serving.start()
 
@@ -125,6 +126,7 @@ enum ServeCommand: KanbanCommand {
         let reason = signals.wait(for: shutdown)
         server.stop()
         hub.stop()
+        monitor?.stop()
         watcher.stop()
         switch reason {
         case .signal, .outputClosed:

@@ -49,6 +49,11 @@ enum WatchCommand: KanbanCommand {
             standard error; the watcher carries on. On start, a line on standard error says the watcher is ready \
             (--quiet leaves it out).
 
+            While it runs with inotify, the watcher also answers the other commands on this board that read every \
+            card (list, search, board) what changed since they last asked, over a socket beside the \
+            board's index, in the manner of git's fsmonitor: they then look only at the files that changed instead \
+            of every card file. KANBAN_MONITOR=off leaves this out; 'kanban serve' does the same.
+
             With --commit (or KANBAN_COMMIT=1, or 'autocommit: true' in board.md) the changes are committed once \
             the board has been quiet for 2 s: one commit per burst, with a message listing the card changes. \
             --sync SECONDS also pulls and pushes every SECONDS while nothing is waiting to be committed; what a \
