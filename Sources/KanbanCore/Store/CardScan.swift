@@ -258,6 +258,8 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         /// The slugs of the dangling links listed, which are no card but may become one without the directory
         /// changing.
         var otherSlugs: [String] = []
+        /// Where each file's entry starts in the index's section, when the names came from the index.
+        var entryStarts: [Int]? = nil
     }
 
     private func list(_ sources: [Source]) throws(KanbanError) -> [Listing] {
@@ -314,6 +316,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         var files: [CardFile] = []
         files.reserveCapacity(section.count)
         var sourcePath = source.path
+        // The names are the entries', in the entries' order.
         let isWhole = sourcePath.withUTF8 { sourcePath in
             section.bytes.withUnsafeBytes { raw -> Bool in
                 for start in section.starts {
@@ -326,7 +329,8 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
             }
         }
         guard isWhole else { return nil }
-        return Listing(path: source.path, directory: directory, nameOffset: source.path.utf8.count + 1, files: files, diagnostics: [])
+        return Listing(path: source.path, directory: directory, nameOffset: source.path.utf8.count + 1, files: files, diagnostics: [],
+                       entryStarts: section.starts)
     }
 
     private func list(_ source: Source, in opened: FileSystem.OpenDirectory?) throws(KanbanError) -> Listing {
@@ -424,7 +428,8 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
             var old: (start: Int, stamp: FileStamp?)?
             if let indexing, listing.linked[index] == nil, let directory = listing.directory {
                 var path = file.path
-                if let section, let start = path.withUTF8({ section.entry(named: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[listing.nameOffset...])) }) {
+                if let section, let start = listing.entryStarts?[index]
+                    ?? path.withUTF8({ section.entry(named: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[listing.nameOffset...])) }) {
                     report.accounted += 1
                     let entryStamp = section.stamp(at: start)
                     old = (start, entryStamp)

@@ -55,9 +55,15 @@ struct ListRenderer: Sendable {
         text.reserveCapacity(range.count * 80)
         let before = range.lowerBound - 1
         var group = before >= 0 ? Self.heading(isArchived: cards[before].isArchived, column: cards[before].column, board: board) : nil
+        // The group's heading is worked out only where the card's column (or the archive) is not the last card's.
+        var last = before >= 0 ? (isArchived: cards[before].isArchived, column: cards[before].column) : nil
         for index in range {
-            let heading = Self.heading(isArchived: cards[index].isArchived, column: cards[index].column, board: board)
-            if heading != group {
+            let sameAsLast = last.map { $0.isArchived == cards[index].isArchived && ($0.isArchived || $0.column == cards[index].column) } ?? false
+            if !sameAsLast {
+                last = (cards[index].isArchived, cards[index].column)
+            }
+            if !sameAsLast, case let heading = Self.heading(isArchived: cards[index].isArchived, column: cards[index].column, board: board),
+               heading != group {
                 if group != nil { text += "\n" }
                 text += stylist.apply(.bold, to: heading)
                 text += stylist.apply(.dim, to: " (\(counts[heading] ?? 0))")
