@@ -15,7 +15,7 @@ import Foundation
 /// read, and reported, as without the index.
 ///
 /// The file is kept outside the board's tree (see ``CardIndexFile``): a header (magic, version, the board's path,
-/// device and inode, the time it was built, a table of sections with a checksum each, and a checksum of the header
+/// device and inode, the time it was built, the board monitor's token (``IndexMonitorAnswer``), a table of sections with a checksum each, and a checksum of the header
 /// itself), then one section for each directory of cards (`cards/<column>`, `archive`). A file that is missing,
 /// short, corrupt, of another version or of another board is ignored whole; a section whose checksum fails is
 /// ignored whole.
