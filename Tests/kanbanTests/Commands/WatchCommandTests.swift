@@ -35,6 +35,43 @@ import Testing
         }
     }
 
+    /// The board monitor `kanban watch` runs: the commands run meanwhile read the board as without it (a hand edit
+    /// of the same size in the same second included), and its socket goes when it stops.
+    @Test func answersTheOtherCommandsWhatChangedAndRemovesItsSocketOnExit() throws {
+        #if os(Linux)
+        try withTemporaryBoard(.sample) { board throws in
+            let indexes = board.root + "/.cache/kanban"
+            _ = try board.run(["list"])
+            let watch = try WatchProcess(["watch"], board: board)
+            try watch.waitUntilReady()
+            let sockets = { ((try? FileManager.default.contentsOfDirectory(atPath: indexes)) ?? []).filter { $0.hasSuffix(".monitor") } }
+            #expect(sockets().count == 1, "\(watch)")
+            // Past the index's two-second window, so that the next list trusts the card files' entries and writes
+            // the monitor's first token: from then on only the monitor's answer tells that a card changed.
+            usleep(2_100_000)
+            func same(_ arguments: [String]) throws {
+                let monitored = try board.run(arguments)
+                let unindexed = try board.run(arguments, environment: ["KANBAN_INDEX": "off"])
+                #expect(monitored.status == 0 && monitored.stdout == unindexed.stdout, "\(arguments): \(monitored) vs \(unindexed)")
+            }
+            try same(["list"])
+            let card = "cards/todo/press-kit-and-screenshots.md"
+            let text = try board.text(card)
+            for round in 0..<5 {
+                // The title changed by hand, the file's size kept: only the monitor's answer says it changed.
+                try board.write(text.replacingOccurrences(of: "title: ", with: "title: \(round)"), to: card)
+                try same(["list"])
+                try same(["search", "title:\(round)Press"])
+                try board.write(text.replacingOccurrences(of: "title: ", with: "title: \(round + 5)"), to: card)
+                try same(["board", "--json"])
+            }
+            #expect(try watch.stop(SIGTERM) == 0, "\(watch)")
+            #expect(sockets().isEmpty, "the socket is removed on exit")
+            try same(["list"])
+        }
+        #endif
+    }
+
     @Test func aRenamedArchiveFileGivesSlugsAndBothPaths() throws {
         try withTemporaryBoard(.sample) { board throws in
             let watch = try WatchProcess(["watch", "--json"], board: board)
