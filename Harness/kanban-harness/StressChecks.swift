@@ -31,6 +31,29 @@ extension StressRunner {
         Dictionary(grouping: files.cardPaths, by: slug(ofCardPath:))
     }
 
+    /// While `kanban watch` (on inotify) still runs, after the workers: `list --all --json` trusting the watcher's
+    /// board monitor (it looks only at the files the monitor names as changed since the index's token) must print
+    /// what it prints with no index. Nil when the watcher polls (it runs no monitor) or has stopped.
+    func checkWithMonitor(isWatching: Bool) throws -> StressCheck? {
+        guard isWatching else { return nil }
+        var check = StressCheck(name: "the board index and the watcher's board monitor agree with the files")
+        var rounds = 0
+        // Twice: the first list may write the index with the monitor's first token, the second trusts it.
+        for _ in 0..<2 {
+            let monitored = try runKanban(["list", "--all", "--json"])
+            let unindexed = try BoardProcesses.run(kanban, ["list", "--all", "--json"], in: board,
+                                                   environment: environment.merging(["KANBAN_INDEX": "off"]) { $1 }, timeout: 120)
+            rounds += 1
+            if !monitored.succeeded || !unindexed.succeeded {
+                check.problems.append("kanban list --all --json: \(monitored.succeeded ? unindexed : monitored)")
+            } else if monitored.output != unindexed.output {
+                check.problems.append("kanban list --all --json prints otherwise with the index and the monitor than with KANBAN_INDEX=off")
+            }
+        }
+        check.note = "list --all --json \(rounds) times while kanban watch ran, the same as with KANBAN_INDEX=off"
+        return check
+    }
+
     /// Runs every check after the workers have finished and the watcher has stopped.
     func check(_ operations: [StressOperation], watch: StressWatchReport) throws -> [StressCheck] {
         var checks: [StressCheck] = []

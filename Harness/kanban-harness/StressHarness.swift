@@ -13,7 +13,8 @@ enum StressHarness {
         labels or body, move to a column, reorder, archive, unarchive, delete, about a third with --commit, half of
         them on cards other workers touch too. Then waits until the watcher has printed nothing for 3 s (or three
         polling intervals, if longer; at most 60 s or ten times that), stops it with SIGTERM, runs
-        'kanban doctor --fix', and checks: the board index agrees with the files (before the fix); no card lost; no
+        'kanban doctor --fix', and checks: the board index agrees with the files (before the fix; and, with inotify,
+        while the watcher's board monitor still answers); no card lost; no
         card twice and none that should not exist; kanban doctor reports no errors; no temporary file or journal
         left; every printed commit is in the history and
         git fsck is clean; HEAD holds every card whose last change was committed as the working tree does, and
@@ -62,10 +63,12 @@ enum StressHarness {
         let quietTime = max(3, 3 * (pollInterval ?? 0))
         let quiet = watch.waitUntilQuiet(for: quietTime, timeout: max(60, 10 * quietTime))
         let wasRunning = watch.isRunning
+        // While the watcher still runs, its board monitor answers: a list that trusts it must read as the files do.
+        let monitored = try runner.checkWithMonitor(isWatching: wasRunning && pollInterval == nil)
         let watched = StressWatchReport(wasRunning: wasRunning, quietSeconds: quiet.seconds, isQuiet: quiet.isQuiet, outcome: watch.stop())
         try log.map(\.logLine).joined(separator: "\n").appending("\n").write(toFile: work + "/operations.log", atomically: false, encoding: .utf8)
         try watched.outcome.output.write(toFile: work + "/watch.jsonl", atomically: false, encoding: .utf8)
-        let checks = try runner.check(log, watch: watched)
+        let checks = try runner.check(log, watch: watched) + (monitored.map { [$0] } ?? [])
         let problems = checks.flatMap { check in check.problems.map { "[\(check.name)] \($0)" } }
         try problems.joined(separator: "\n").appending("\n").write(toFile: work + "/problems.txt", atomically: false, encoding: .utf8)
 
