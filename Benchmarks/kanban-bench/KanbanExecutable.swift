@@ -10,7 +10,15 @@ struct KanbanExecutable {
     let path: String
 
     /// How to get the executable beside a release build of the benchmark.
-    static let buildCommand = "swift build -c release --product kanban"
+    static let buildCommand = "swift build -c release --static-swift-stdlib --product kanban"
+
+    /// Whether the executable has the Swift runtime and Foundation linked in (`--static-swift-stdlib`, as the
+    /// README installs it) rather than loading the toolchain's shared libraries as it starts.
+    var isStaticallyLinked: Bool {
+        // A dynamically linked one names the shared Swift runtime among the libraries it needs.
+        guard let bytes = POSIX.readFilePrefix(path, count: 1 << 20) else { return false }
+        return bytes.firstRange(of: Array("libswiftCore.so".utf8)) == nil
+    }
 
     /// The directory the benchmark's own executable is in.
     static var benchmarkDirectory: String {

@@ -67,6 +67,25 @@ enum POSIX {
         return result
     }
 
+    /// The first `count` bytes of the file at `path` (fewer when it is shorter); nil when it cannot be read.
+    static func readFilePrefix(_ path: String, count: Int) -> [UInt8]? {
+        let descriptor = retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got: Int = bytes.withUnsafeMutableBytes { raw in
+                let start = raw.baseAddress! + filled
+                return retrying { read(descriptor, start, count - filled) }
+            }
+            if got < 0 { return nil }
+            if got == 0 { break }
+            filled += got
+        }
+        return Array(bytes[..<filled])
+    }
+
     static func makeDirectory(_ path: String) throws(BenchmarkError) {
         if mkdir(path, 0o755) != 0 && errno != EEXIST { throw error("create directory", path, errno: errno) }
     }

@@ -220,6 +220,10 @@ struct Report {
                          + "runs (KanbanWatch's IndexMonitor, in this process), after one warm-up round that gives the index its "
                          + "first token: a command then looks only at the files the monitor names as changed since, instead of "
                          + "stat'ing every card file (git's fsmonitor does the same for `git status`).")
+            notes.append("kanban executable: " + (kanban.isStaticallyLinked
+                ? "built with --static-swift-stdlib, as the README installs it (the Swift runtime and Foundation linked in)."
+                : "linked to the toolchain's shared libraries (built without --static-swift-stdlib; each process start "
+                    + "loads about twenty of them, some 5 ms more than the README's install)."))
             notes.append("command line: `kanban --board <board>` with \(commands.joined(separator: ", ")) (every card holds "
                          + "'\(CardText.wordInEveryCard)', so the search lists every active card, as grep -r lists every file), "
                          + "run from \(kanban.path): wall time of the whole process, start-up included, output drained "
