@@ -46,11 +46,14 @@ struct CardIndexFile: Sendable {
         boardInode = UInt64(info.st_ino)
     }
 
-    /// Where the board's monitor (`kanban watch`) answers what changed, beside the index; nil when the path is too
-    /// long for a socket's address (about a hundred bytes), which leaves the board without one.
+    /// Where the board's monitor (`kanban watch`) answers what changed: beside the index, or, when that path is too
+    /// long for a socket's address (about a hundred bytes), in a directory of the user's own in `/tmp`
+    /// (`/tmp/kanban-<uid>/`, as tmux keeps its sockets), named after the index; nil when neither fits.
     var monitorSocketPath: String? {
         let socket = path + ".monitor"
-        return IndexMonitorClient.socketAddress(socket) == nil ? nil : socket
+        if IndexMonitorClient.socketAddress(socket) != nil { return socket }
+        let short = "/tmp/kanban-\(getuid())/" + String(CardIndex.hash(path.utf8), radix: 16) + ".monitor"
+        return IndexMonitorClient.socketAddress(short) == nil ? nil : short
     }
 
     /// The directory where the monitor makes the files it waits for the events of.

@@ -37,9 +37,15 @@ public final class IndexMonitor: Sendable {
             close(descriptor)
             return nil
         }
-        // The index's directory (the index may not have been written yet), and its parents.
-        let parts = place.socket.split(separator: "/").dropLast()
-        for end in parts.indices { mkdir("/" + parts[...end].joined(separator: "/"), 0o700) }
+        // The socket's directory (the index's, which may not have been written yet, or the user's own in /tmp), and
+        // its parents; it must be this user's and not writable by everyone. (Each side checks the other's user id
+        // too, so a socket another user put there is never believed; this keeps them from taking the place.)
+        let directory = makeDirectories(enclosing: place.socket)
+        _ = makeDirectories(enclosing: place.cookies)
+        var owner = stat()
+        guard lstat(directory, &owner) == 0, (owner.st_mode & S_IFMT) == S_IFDIR, owner.st_uid == getuid(), owner.st_mode & 0o002 == 0 else {
+            throw KanbanError(.fileSystem, "cannot start the board monitor: \(directory) is not a directory of this user's own, or everyone may write to it")
+        }
         let journal = try Journal(root: store.directory, cookies: place.cookies)
         let listener: Int32
         do throws(KanbanError) {
@@ -189,6 +195,13 @@ public final class IndexMonitor: Sendable {
         }
         return bytes
     }
+}
+
+/// Makes the directory `path` is in and its parents (mode 0700 for those made); returns the directory.
+private func makeDirectories(enclosing path: String) -> String {
+    let parts = path.split(separator: "/").dropLast()
+    for end in parts.indices { mkdir("/" + parts[...end].joined(separator: "/"), 0o700) }
+    return "/" + parts.joined(separator: "/")
 }
 
 /// Now, nanoseconds since 1970.

@@ -98,6 +98,22 @@ import Testing
         #expect(try IndexMonitor.start(for: BoardStore(directory: board.root, index: .none)) == nil)
     }
 
+    @Test func anIndexPathTooLongForASocketPutsTheSocketInTheUsersOwnDirectory() throws {
+        let board = try WatchedBoard()
+        var placement = IndexPlacement.automatic(cacheDirectory: board.parent + "/" + String(repeating: "long-cache-directory-", count: 6))
+        placement.racyInterval = 30_000_000
+        let store = try BoardStore(directory: board.root, index: placement)
+        let place = try #require(store.indexMonitorPlace)
+        #expect(place.socket.hasPrefix("/tmp/kanban-\(getuid())/"))
+        let monitor = try #require(try IndexMonitor.start(for: store))
+        defer { monitor.stop() }
+        var info = stat()
+        #expect(lstat("/tmp/kanban-\(getuid())", &info) == 0 && info.st_mode & 0o077 == 0, "only the user may enter it")
+        let first = try ask(store, since: nil)
+        try board.write(WatchedBoard.cardText(title: "Edited", column: "todo"), to: "cards/todo/fix-login.md")
+        #expect(try ask(store, since: first.token).changed == ["cards/todo/fix-login.md"])
+    }
+
     /// Shows that a load trusts the monitor (and the limit of doing so): a card file changed through a hard link
     /// from outside the board is a change inotify does not report, so the monitored load keeps the index's card.
     @Test func aFileTheMonitorDoesNotNameIsTakenFromTheIndexUnlooked() throws {
