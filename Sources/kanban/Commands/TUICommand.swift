@@ -52,6 +52,9 @@ enum TUICommand: KanbanCommand {
             throw CommandFailure(message: "cannot set up the terminal: \(String(cString: strerror(error.code)))")
         }
         TUISignals.startForwarding(to: inbox)
+        // The other commands on this board look only at what changed while the TUI runs (see `kanban watch`).
+        let monitor = IndexMonitoring.start(store, context)
+        defer { monitor?.stop() }
         return try TUISession.run(context: context, store: store, terminal: terminal, inbox: inbox)
     }
 }
