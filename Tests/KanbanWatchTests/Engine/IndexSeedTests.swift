@@ -9,13 +9,6 @@ import Testing
 /// The watcher starts from the board's index: a card file whose stat data are its entry's is taken from the
 /// index, not read, and then behaves exactly as one read.
 @Suite struct IndexSeedTests {
-    /// A store of `board` with its index in `<parent>/cache`, trusting files older than 30 ms.
-    func indexedStore(_ board: WatchedBoard) throws -> BoardStore {
-        var placement = IndexPlacement.automatic(cacheDirectory: board.parent + "/cache")
-        placement.racyInterval = 30_000_000
-        return try BoardStore(directory: board.root, index: placement)
-    }
-
     /// Builds the board's index once every card file is old enough to be trusted, and returns what it holds.
     func seed(_ store: BoardStore, count: Int) throws -> CardFileReader.IndexSeed {
         let deadline = ContinuousClock.now + generousTimeout
@@ -42,7 +35,7 @@ import Testing
 
     @Test func aCardWhoseStatDataMatchIsTakenFromTheIndex() throws {
         let board = try WatchedBoard()
-        var seed = try seed(try indexedStore(board), count: 4)
+        var seed = try seed(try board.indexedStore(), count: 4)
         // A forged entry: a card that shows it came from the index, not from its file.
         seed.entries["cards/todo/fix-login.md"]?.card.title = "FROM THE INDEX"
         seed.entries["cards/todo/write-docs.md"]?.card.title = "FROM THE INDEX"
@@ -58,7 +51,7 @@ import Testing
 
     @Test func aCardTakenFromTheIndexReportsChangesAsACardReadDoes() throws {
         let board = try WatchedBoard()
-        let seed = try seed(try indexedStore(board), count: 4)
+        let seed = try seed(try board.indexedStore(), count: 4)
         var seeded = engine(board, seed: seed)
         var read = engine(board, seed: nil)
         for path in ["cards/todo/fix-login.md", "cards/todo/write-docs.md", "cards/doing/ship-it.md", "cards/done/old-news.md"] {
@@ -90,7 +83,7 @@ import Testing
 
     @Test func aWatcherOnABoardWithAnIndexStartsFromIt() throws {
         let board = try WatchedBoard()
-        let store = try indexedStore(board)
+        let store = try board.indexedStore()
         _ = try seed(store, count: 4)
         // Forge the index itself: the initial state the watcher reports shows where it came from.
         let file = try #require(store.indexFile)

@@ -8,13 +8,6 @@ import Testing
 /// The board monitor (`kanban watch`'s answer to "what changed since T") and the loads that trust it: a file it
 /// does not name is taken from the index without its stat data being looked at, so it must name every change.
 @Suite struct IndexMonitorTests {
-    /// A store of `board` with its index in `<parent>/cache`, trusting files older than 30 ms.
-    func indexedStore(_ board: WatchedBoard) throws -> BoardStore {
-        var placement = IndexPlacement.automatic(cacheDirectory: board.parent + "/cache")
-        placement.racyInterval = 30_000_000
-        return try BoardStore(directory: board.root, index: placement)
-    }
-
     func ask(_ store: BoardStore, since token: String?) throws -> IndexMonitorAnswer {
         let place = try #require(store.indexMonitorPlace)
         return try #require(IndexMonitorClient.ask(place.socket, since: token))
@@ -32,7 +25,7 @@ import Testing
 
     @Test func itAnswersWithThePathsChangedSinceAToken() throws {
         let board = try WatchedBoard()
-        let store = try indexedStore(board)
+        let store = try board.indexedStore()
         let monitor = try #require(try IndexMonitor.start(for: store))
         defer { monitor.stop() }
 
@@ -60,7 +53,7 @@ import Testing
 
     @Test func aChangeMadeJustBeforeTheQuestionIsInTheAnswer() throws {
         let board = try WatchedBoard()
-        let store = try indexedStore(board)
+        let store = try board.indexedStore()
         let monitor = try #require(try IndexMonitor.start(for: store))
         defer { monitor.stop() }
         var token = try ask(store, since: nil).token
@@ -75,7 +68,7 @@ import Testing
 
     @Test func oneMonitorABoardAndItsSocketGoesWithIt() throws {
         let board = try WatchedBoard()
-        let store = try indexedStore(board)
+        let store = try board.indexedStore()
         let place = try #require(store.indexMonitorPlace)
         let monitor = try #require(try IndexMonitor.start(for: store))
         #expect(try IndexMonitor.start(for: store) == nil, "a second monitor of the same board")
@@ -118,7 +111,7 @@ import Testing
     /// from outside the board is a change inotify does not report, so the monitored load keeps the index's card.
     @Test func aFileTheMonitorDoesNotNameIsTakenFromTheIndexUnlooked() throws {
         let board = try WatchedBoard()
-        let store = try indexedStore(board)
+        let store = try board.indexedStore()
         let monitor = try #require(try IndexMonitor.start(for: store))
         defer { monitor.stop() }
         let outside = board.parent + "/outside-link.md"
@@ -142,7 +135,7 @@ import Testing
         let seed = ProcessInfo.processInfo.environment["KANBAN_MONITOR_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...1_000_000)
         var random = SplitMix(seed: seed)
         let board = try WatchedBoard()
-        let store = try indexedStore(board)
+        let store = try board.indexedStore()
         let monitor = try #require(try IndexMonitor.start(for: store))
         defer { monitor.stop() }
         var columns = ["todo", "doing", "done"]

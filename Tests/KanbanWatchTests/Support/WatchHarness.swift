@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import KanbanCore
+@testable import KanbanCore
 import Synchronization
 import Testing
 @testable import KanbanWatch
@@ -272,4 +272,13 @@ extension Array where Element == WatchEvent {
     }
 
     func count(of kind: WatchEvent.Kind) -> Int { filter { $0.kind == kind }.count }
+}
+
+extension WatchedBoard {
+    /// A store of this board with its index in `<parent>/cache`, trusting files older than 30 ms.
+    func indexedStore() throws -> BoardStore {
+        var placement = IndexPlacement.automatic(cacheDirectory: parent + "/cache")
+        placement.racyInterval = 30_000_000
+        return try BoardStore(directory: root, index: placement)
+    }
 }
