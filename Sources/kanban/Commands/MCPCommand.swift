@@ -54,6 +54,9 @@ enum MCPCommand: KanbanCommand {
         }
         watchers.server = server
 
+        // The agent's reading tools (and the commands run beside it) look only at what changed while this runs.
+        let monitor = board.store.flatMap { IndexMonitoring.start($0, context) }
+        defer { monitor?.stop() }
         if let store = board.store {
             if !context.isQuiet { log("serving the board at \(store.directory)") }
         } else {

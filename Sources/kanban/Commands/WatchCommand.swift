@@ -52,7 +52,7 @@ enum WatchCommand: KanbanCommand {
             While it runs with inotify, the watcher also answers the other commands on this board that read every \
             card (list, search, board) what changed since they last asked, over a socket beside the \
             board's index, in the manner of git's fsmonitor: they then look only at the files that changed instead \
-            of every card file. KANBAN_MONITOR=off leaves this out; 'kanban serve' and 'kanban tui' do the same.
+            of every card file. KANBAN_MONITOR=off leaves this out; 'kanban serve', 'tui' and 'mcp' do the same.
 
             With --commit (or KANBAN_COMMIT=1, or 'autocommit: true' in board.md) the changes are committed once \
             the board has been quiet for 2 s: one commit per burst, with a message listing the card changes. \
