@@ -104,7 +104,7 @@ package enum IndexMonitorProtocol {
 package enum IndexMonitorClient {
     /// How long a command waits for an answer before it goes on without one (checking every file, as with no
     /// monitor).
-    static let timeoutMilliseconds: Int32 = 1_000
+    static let timeoutMilliseconds: Int32 = 500
 
     /// The answer of the monitor listening at `socketPath` since `token`; nil when none listens, it is not this
     /// user's, or it does not answer in time.
@@ -113,6 +113,8 @@ package enum IndexMonitorClient {
         defer { close(descriptor) }
         // Only a monitor run by the same user is believed: another could lie about what changed.
         guard peerUser(of: descriptor) == getuid() else { return nil }
+        // One stopped (a `kanban watch` suspended with Ctrl-Z) cannot answer: not waited for at all.
+        if let process = peerProcess(of: descriptor), isStopped(process) { return nil }
         guard sendAll(IndexMonitorProtocol.question(since: token), on: descriptor),
               let bytes = receiveAll(from: descriptor, limit: IndexMonitorProtocol.maximumPaths * (IndexMonitorProtocol.maximumField + 1))
         else { return nil }
@@ -204,6 +206,26 @@ package enum IndexMonitorClient {
         var group = gid_t()
         return getpeereid(descriptor, &user, &group) == 0 ? user : nil
         #endif
+    }
+
+    /// The process at the other end of the Unix socket `descriptor` (Linux); nil when it cannot be told.
+    static func peerProcess(of descriptor: Int32) -> Int32? {
+        #if os(Linux)
+        var credentials: (pid: Int32, user: uid_t, group: gid_t) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout<(Int32, uid_t, gid_t)>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, credentials.pid > 0 else { return nil }
+        return credentials.pid
+        #else
+        return nil
+        #endif
+    }
+
+    /// Whether process `pid` is stopped (by a signal or a debugger), as `/proc/<pid>/stat` says.
+    static func isStopped(_ pid: Int32) -> Bool {
+        guard let bytes = try? FileSystem.readFile("/proc/\(pid)/stat"),
+              let close = bytes.lastIndex(of: UInt8(ascii: ")")), close + 2 < bytes.count else { return false }
+        // `pid (name) S ...`: the state follows the name, which may itself hold parentheses.
+        return bytes[close + 2] == UInt8(ascii: "T") || bytes[close + 2] == UInt8(ascii: "t")
     }
 
     /// Waits until `descriptor` is ready for `events`; false at `deadline` (nanoseconds since 1970).

@@ -65,6 +65,12 @@ import Testing
                 try board.write(text.replacingOccurrences(of: "title: ", with: "title: \(round + 5)"), to: card)
                 try same(["board", "--json"])
             }
+            // A watcher suspended (Ctrl-Z) cannot answer: the commands go on without it, reading right.
+            watch.send(SIGSTOP)
+            try board.write(text, to: card)
+            try same(["list"])
+            watch.send(SIGCONT)
+            try same(["list"])
             #expect(try watch.stop(SIGTERM) == 0, "\(watch)")
             #expect(sockets().isEmpty, "the socket is removed on exit")
             try same(["list"])
@@ -301,6 +307,11 @@ final class WatchProcess: CustomStringConvertible {
             return condition(lines)
         }
         return seen ? lines : nil
+    }
+
+    /// Sends `signal` (SIGSTOP, SIGCONT) and returns at once.
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
     }
 
     /// Sends `signal` and waits for the exit status.
