@@ -502,14 +502,15 @@ struct EntryReader {
                     hasFrontmatter: flags & EntryLayout.Flag.hasFrontmatter != 0, body: nil)
     }
 
+    /// The scalar styles by their number in an entry (one array for all, not one per value read).
+    private static let styles: [YAMLScalar.Style] = [.plain, .singleQuoted, .doubleQuoted, .literal, .folded]
+
     private mutating func value(depth: Int) -> YAMLValue? {
         guard depth < 64, let tag = integer(UInt8.self) else { return nil }
         switch tag {
         case 0:
-            guard let style = integer(UInt8.self), let text = string() else { return nil }
-            let styles: [YAMLScalar.Style] = [.plain, .singleQuoted, .doubleQuoted, .literal, .folded]
-            guard Int(style) < styles.count else { return nil }
-            return .scalar(YAMLScalar(text, style: styles[Int(style)]))
+            guard let style = integer(UInt8.self), let text = string(), Int(style) < Self.styles.count else { return nil }
+            return .scalar(YAMLScalar(text, style: Self.styles[Int(style)]))
         case 1:
             guard let count = integer(UInt32.self), Int(count) <= end - offset else { return nil }
             var items: [YAMLValue] = []
