@@ -554,6 +554,46 @@ extension GitTests {
             }
         }
 
+        /// A clone that never had a card gets it, as it then is, from the merge of its next sync: the card is added
+        /// against that merge's first parent, but no delete is undone there. A delete made after that merge still
+        /// takes the card away with a line added to it, and a change made after the delete, which keeps the card,
+        /// brings the line back (converge 20x300 seed 1 and 20x1000 seed 2: the deleted version was taken for one put
+        /// back whole, because that merge held the same bytes, and the line was lost on every clone).
+        @Test func aMergeThatBringsACardToACloneThatNeverHadItUndoesNoDelete() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben, cleo) = try threeClones(workspace)
+                // Dan cloned the board before the card was added, and works on another card meanwhile.
+                let dan = try workspace.makeClone(of: workspace.root + "/remote.git", named: "dan", author: "Dan Roe")
+                try require(["git-setup"], in: dan, workspace)
+                let card = try shareTask(from: ana, to: [ben, cleo], workspace)
+                func at(_ time: String, _ text: String) -> String {
+                    text.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:\(time)Z")
+                }
+                try require(["add", "Dan's card"], in: dan, workspace)
+                // Ana adds a line at 09:00:10 and pushes; Dan's sync merges the card in with it.
+                try workspace.write(at("10", card).replacingOccurrences(of: "The plan.", with: "The plan.\nAna's line."), to: ana + "/cards/todo/task.md")
+                try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: ana)
+                try workspace.git(["push", "--quiet"], in: ana)
+                try require(["sync"], in: dan, workspace)
+                #expect(try workspace.git(["rev-list", "--count", "--merges", "HEAD"], in: dan) == "1", "Dan's sync merged")
+                // Ben pulls that merge and deletes the card at 09:00:20.
+                try workspace.git(["pull", "--quiet"], in: ben)
+                try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: ben)
+                try workspace.git(["commit", "--quiet", "-m", "Delete \"Task\"\n\nDeleted: task 2026-01-01T09:00:20Z"], in: ben)
+                try workspace.git(["push", "--quiet"], in: ben)
+                // Cleo, who synced with nobody, retitles it at 09:00:30: after the delete, so the card stays.
+                try workspace.write(at("30", card).replacingOccurrences(of: "title: Task", with: "title: Task for Cleo"), to: cleo + "/cards/todo/task.md")
+                try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: cleo)
+
+                for clone in [cleo, ana, ben, dan, cleo] { try require(["sync"], in: clone, workspace) }
+                for clone in [ana, ben, cleo, dan] {
+                    let text = try workspace.read(clone + "/cards/todo/task.md")
+                    #expect(text.contains("title: Task for Cleo") && text.contains("The plan.\nAna's line.\n"), "\(text)")
+                    #expect(!text.contains("kanban: conflict"), "\(text)")
+                }
+            }
+        }
+
         /// An undone delete puts back what the card held; a change made after that on the same side stands, even where
         /// it takes back something the card held before the delete.
         @Test func aLabelRemovedAfterAnUndoneDeleteStaysRemoved() throws {
