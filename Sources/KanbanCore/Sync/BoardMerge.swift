@@ -102,6 +102,7 @@ public struct BoardMerge {
     ///   - otherSlugs: Slugs of cards not given (decided elsewhere), which a renamed card must not take.
     /// - Returns: The merged board, the same whichever machine merges.
     public func merge(base: Files, ours: Files, theirs: Files, otherSlugs: Set<String> = []) -> Result {
+        let (base, ours, theirs) = Self.followingRenames(base: base, ours: ours, theirs: theirs)
         var files: Files = [:]
         var resolutions: [CardResolution] = []
 
