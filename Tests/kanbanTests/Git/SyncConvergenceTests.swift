@@ -594,65 +594,83 @@ extension GitTests {
             }
         }
 
-        /// What Ben does to his card under its old slug, not having seen it renamed.
+        /// What a clone does to Ben's card under its old slug, not having seen it renamed.
         enum ChangeUnderTheOldSlug: String, CaseIterable, Sendable {
             case bodyLine, archive
         }
 
-        /// Two cards added under one slug: the merge renames the one created later, but the clone that added it may
-        /// change it under its old slug before it sees the rename. That change goes to the renamed card, which stays
-        /// one card, and never to the card that kept the slug (converge 20x300 seed 4: a line lost; 20x1000 seed 2:
-        /// a card archived under its old slug was on the board twice).
-        @Test(arguments: ChangeUnderTheOldSlug.allCases)
-        func aCardChangedUnderTheSlugItGaveUpIsTheRenamedCard(change: ChangeUnderTheOldSlug) throws {
+        /// How Ben's card came to be renamed.
+        enum RenameOfBensCard: String, CaseIterable, Sendable {
+            /// Ana's `kanban sync` merged her card into a board that had Ben's; Cleo had pulled Ben's card before.
+            case byAnasMerge
+            /// Ben pulled Ana's card with a plain `git pull` (two files, one slug); Cleo's `kanban sync` tidied that.
+            case byCleosTidy
+        }
+
+        /// Two cards added under one slug: the merge renames the one created later, but a clone may change that card
+        /// under its old slug before it sees the rename. The change goes to the renamed card, which stays one card,
+        /// and never to the card that kept the slug (converge 20x300 seed 4: a line lost, merged into the other
+        /// card; 20x1000 seed 2: a card archived under its old slug was on the board twice).
+        @Test(arguments: ChangeUnderTheOldSlug.allCases, RenameOfBensCard.allCases)
+        func aCardChangedUnderTheSlugItGaveUpIsTheRenamedCard(change: ChangeUnderTheOldSlug, rename: RenameOfBensCard) throws {
             try withGitWorkspace { workspace in
                 let (ana, ben, cleo) = try threeClones(workspace)
                 func card(created: String, column: String, body: String) -> String {
                     "---\ntitle: Task\ncolumn: \(column)\nposition: n\ncreated: 2026-01-01T09:00:\(created)Z\nmodified: 2026-01-01T09:00:\(created)Z\n"
                         + "labels: []\n---\n\n\(body)\n"
                 }
-                // Ana adds "Task" to To Do; Ben, who has not pulled, adds another "Task" to Done and pulls with plain git.
+                // Ana adds "Task" to To Do; Ben, who has not pulled, adds another "Task" to Done, created later.
                 try workspace.write(card(created: "00", column: "todo", body: "Ana's plan."), to: ana + "/cards/todo/task.md")
                 try workspace.git(["add", "--all"], in: ana)
                 try workspace.git(["commit", "--quiet", "-m", "Add a task"], in: ana)
-                try workspace.git(["push", "--quiet"], in: ana)
                 let bens = card(created: "05", column: "done", body: "Ben's plan.")
                 try workspace.write(bens, to: ben + "/cards/done/task.md")
                 try workspace.git(["add", "--all"], in: ben)
                 try workspace.git(["commit", "--quiet", "-m", "Add a task"], in: ben)
-                try workspace.git(["pull", "--quiet", "--no-rebase", "--no-edit"], in: ben)
-                try workspace.git(["push", "--quiet"], in: ben)
-                // Cleo's sync gives Ben's card, created later, a slug of its own, and pushes that.
-                try require(["sync"], in: cleo, workspace)
-                let tidied = try cardFiles(in: cleo)
-                let renamed = tidied.filter { $0.hasPrefix("cards/done/task-") }
-                try #require(renamed.count == 1, "\(tidied)")
-                // Ben, who has not pulled since, changes his card under its old slug.
+                let changer: String
+                switch rename {
+                case .byAnasMerge:
+                    try workspace.git(["push", "--quiet"], in: ben)
+                    try workspace.git(["pull", "--quiet"], in: cleo)
+                    try require(["sync"], in: ana, workspace)
+                    changer = cleo
+                case .byCleosTidy:
+                    try workspace.git(["push", "--quiet"], in: ana)
+                    try workspace.git(["pull", "--quiet", "--no-rebase", "--no-edit"], in: ben)
+                    try workspace.git(["push", "--quiet"], in: ben)
+                    try require(["sync"], in: cleo, workspace)
+                    changer = ben
+                }
+                let renamer = rename == .byAnasMerge ? ana : cleo
+                let renamerFiles = try cardFiles(in: renamer)
+                let renamed = renamerFiles.filter { $0.hasPrefix("cards/done/task-") }
+                try #require(renamed.count == 1 && renamerFiles.contains("cards/todo/task.md"), "\(renamerFiles)")
+                // A clone that has not pulled since changes Ben's card under its old slug.
                 switch change {
                 case .bodyLine:
-                    try workspace.write(bens.replacingOccurrences(of: "Ben's plan.", with: "Ben's plan.\nBen's line.")
+                    try workspace.write(bens.replacingOccurrences(of: "Ben's plan.", with: "Ben's plan.\nA later line.")
                                             .replacingOccurrences(of: "modified: 2026-01-01T09:00:05Z", with: "modified: 2026-01-01T09:00:30Z"),
-                                        to: ben + "/cards/done/task.md")
-                    try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: ben)
+                                        to: changer + "/cards/done/task.md")
+                    try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: changer)
                 case .archive:
-                    try require(["archive", "cards/done/task.md"], in: ben, workspace)
-                    try workspace.git(["add", "--all"], in: ben)
-                    try workspace.git(["commit", "--quiet", "-m", "Archive \"Task\""], in: ben)
+                    try require(["archive", "cards/done/task.md"], in: changer, workspace)
+                    try workspace.git(["add", "--all"], in: changer)
+                    try workspace.git(["commit", "--quiet", "-m", "Archive \"Task\""], in: changer)
                 }
 
-                for clone in [ben, ana, cleo, ben] { try require(["sync"], in: clone, workspace) }
+                for clone in [changer, ana, ben, cleo, changer] { try require(["sync"], in: clone, workspace) }
+                let name = String(renamed[0].dropFirst("cards/done/".count))
                 for clone in [ana, ben, cleo] {
                     let files = try cardFiles(in: clone)
                     let others = files.filter { $0 != "cards/todo/task.md" }
                     #expect(files.contains("cards/todo/task.md") && others.count == 1, "\(files)")
                     guard let other = others.first else { continue }
-                    let name = String(renamed[0].dropFirst("cards/done/".count))
                     #expect(change == .archive ? other.hasPrefix("archive/") && other.hasSuffix("-" + name) : other == renamed[0], "\(files)")
                     let text = try workspace.read(clone + "/" + other)
-                    #expect(text.contains("Ben's plan.") && (change != .bodyLine || text.contains("Ben's plan.\nBen's line.\n")), "\(text)")
+                    #expect(text.contains("Ben's plan.") && (change != .bodyLine || text.contains("Ben's plan.\nA later line.\n")), "\(text)")
                     #expect(!text.contains("kanban: conflict"), "\(text)")
                     let anas = try workspace.read(clone + "/cards/todo/task.md")
-                    #expect(anas.contains("Ana's plan.") && !anas.contains("Ben's"), "\(anas)")
+                    #expect(anas.contains("Ana's plan.") && !anas.contains("Ben's") && !anas.contains("A later line."), "\(anas)")
                 }
             }
         }
