@@ -103,9 +103,9 @@ extension GitSyncProvider {
     /// commit that removed it, its parent's version; for a merge that did, the version of each parent that had it.
     /// Each comes with the card as it was where its history and `other`'s last met (the base to merge it against),
     /// nil when the card was not there. A version `other` already has in its history, one a later delete on the
-    /// branch superseded (its commit is an ancestor of another's), one from before `base`, and one the branch put
-    /// back whole after a delete of it (an undone delete: what it held is on the board again) are left out. Empty
-    /// when git fails.
+    /// branch superseded (its commit is an ancestor of another's, and no re-add of an old copy came between), one from
+    /// before `base`, and one the branch put back whole after a delete of it (an undone delete: what it held is on
+    /// the board again) are left out. Empty when git fails.
     func versionsBeforeDelete(of slug: String, on tip: String, since base: String,
                               mergingInto other: String) -> [BoardMerge.VersionBeforeDelete] {
         let pathspecs = Self.pathspecs(ofCard: slug)
@@ -114,9 +114,11 @@ extension GitSyncProvider {
               log.succeeded else { return [] }
         var removals: [CardFileChange] = []
         var additions: [CardFileChange] = []
+        var parentCounts: [String: Int] = [:]
         for line in log.lines {
             let hashes = line.split(separator: " ").map(String.init)
             guard let commit = hashes.first else { continue }
+            parentCounts[commit] = hashes.count - 1
             for parent in hashes.dropFirst() {
                 guard let diff = try? git.run(["diff-tree", "-r", "--no-renames", "--relative", "--raw", "--no-abbrev", parent, commit, "--"] + pathspecs,
                                               readOnly: true), diff.succeeded else { continue }
@@ -155,8 +157,28 @@ extension GitSyncProvider {
                 putBack.insert(addition.object)
             }
         }
+        // A commit that brought the card back where none of its parents had it, with bytes no delete before it took
+        // (a plain rebase that replayed an old move of the card as an add), holds an old copy: its ancestor is lost.
+        // The versions after it are no later state of a version deleted before it, so a later delete of them does
+        // not supersede that version, which is merged in too.
+        var considered = latest
+        let readds = additions.filter { addition in
+            !putBack.contains(addition.object)
+                && additions.filter({ $0.commit == addition.commit && $0.path == addition.path }).count == parentCounts[addition.commit]
+        }
+        if !readds.isEmpty {
+            for parent in Set(removals.map(\.parent)).subtracting(latest).subtracting([base]).sorted() {
+                let later = latest.filter { isAncestor(parent, of: $0) }
+                let removed = Set(removals.filter { $0.parent == parent }.map(\.object))
+                if readds.contains(where: { readd in
+                    !removed.contains(readd.object) && !isAncestor(readd.commit, of: parent) && later.contains { isAncestor(readd.commit, of: $0) }
+                }) {
+                    considered.insert(parent)
+                }
+            }
+        }
         var versions: [BoardMerge.VersionBeforeDelete] = []
-        for removal in removals where latest.contains(removal.parent) && !putBack.contains(removal.object) {
+        for removal in removals where considered.contains(removal.parent) && !putBack.contains(removal.object) {
             // What the other side already has is merged there already (and maybe changed since, which must stand).
             if isAncestor(removal.parent, of: other) { continue }
             guard let blob = try? git.run(["cat-file", "blob", removal.object], readOnly: true), blob.succeeded,

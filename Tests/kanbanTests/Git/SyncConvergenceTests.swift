@@ -554,6 +554,55 @@ extension GitTests {
             }
         }
 
+        /// As above, but the card a plain rebase brought back is deleted again before the change that keeps it: the
+        /// later delete's version is the replayed old copy, which never held what Ana added, so it does not stand for
+        /// her version, and the first delete's version is merged in too (issue 19: a re-add by a plain rebase has lost
+        /// its ancestor, and a version of the card after it is no later state of what was deleted before it).
+        @Test func aCardAPlainRebaseBroughtBackAndThatWasDeletedAgainKeepsWhatTheFirstDeleteTook() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben, cleo) = try threeClones(workspace)
+                let dan = try workspace.makeClone(of: workspace.root + "/remote.git", named: "dan", author: "Dan Roe")
+                try require(["git-setup"], in: dan, workspace)
+                let card = try shareTask(from: ana, to: [ben, cleo, dan], workspace)
+                func at(_ time: String, _ text: String) -> String {
+                    text.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:\(time)Z")
+                }
+                // Ana adds a label and a line at 09:00:10, deletes the card at 09:00:20, and pushes.
+                try workspace.write(at("10", card).replacingOccurrences(of: "labels: []", with: "labels: [ui]")
+                                        .replacingOccurrences(of: "The plan.", with: "The plan.\nAna's line."), to: ana + "/cards/todo/task.md")
+                try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: ana)
+                try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "Delete \"Task\"\n\nDeleted: task 2026-01-01T09:00:20Z"], in: ana)
+                try workspace.git(["push", "--quiet"], in: ana)
+                // Ben's move to Done at 09:00:05, replayed by a plain rebase as an add, and pushed.
+                try workspace.git(["fetch", "--quiet"], in: ben)
+                try workspace.git(["reset", "--quiet", "--hard", "origin/main"], in: ben)
+                try workspace.write(at("05", card).replacingOccurrences(of: "column: todo", with: "column: done"), to: ben + "/cards/done/task.md")
+                try workspace.git(["add", "--all"], in: ben)
+                try workspace.git(["commit", "--quiet", "-m", "Move \"Task\""], in: ben)
+                try workspace.git(["push", "--quiet"], in: ben)
+                // Dan pulls that and deletes the card again at 09:00:25.
+                try workspace.git(["pull", "--quiet"], in: dan)
+                try workspace.git(["rm", "--quiet", "cards/done/task.md"], in: dan)
+                try workspace.git(["commit", "--quiet", "-m", "Delete \"Task\"\n\nDeleted: task 2026-01-01T09:00:25Z"], in: dan)
+                try workspace.git(["push", "--quiet"], in: dan)
+                // Cleo, who synced with nobody, retitles it at 09:00:30: after both deletes, so the card stays.
+                try workspace.write(at("30", card).replacingOccurrences(of: "title: Task", with: "title: Task for Cleo"), to: cleo + "/cards/todo/task.md")
+                try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: cleo)
+
+                for clone in [cleo, ana, ben, dan, cleo] { try require(["sync"], in: clone, workspace) }
+                for clone in [ana, ben, cleo, dan] {
+                    let files = try cardFiles(in: clone)
+                    #expect(files == ["cards/done/task.md"], "\(files)")
+                    guard files == ["cards/done/task.md"] else { continue }
+                    let text = try workspace.read(clone + "/cards/done/task.md")
+                    #expect(text.contains("title: Task for Cleo") && text.contains("column: done"), "\(text)")
+                    #expect(text.contains("labels: [ui]") && text.contains("The plan.\nAna's line.\n"), "\(text)")
+                    #expect(!text.contains("kanban: conflict"), "\(text)")
+                }
+            }
+        }
+
         /// A clone that never had a card gets it, as it then is, from the merge of its next sync: the card is added
         /// against that merge's first parent, but no delete is undone there. A delete made after that merge still
         /// takes the card away with a line added to it, and a change made after the delete, which keeps the card,
