@@ -558,7 +558,17 @@ extension GitTests {
         /// later delete's version is the replayed old copy, which never held what Ana added, so it does not stand for
         /// her version, and the first delete's version is merged in too (issue 19: a re-add by a plain rebase has lost
         /// its ancestor, and a version of the card after it is no later state of what was deleted before it).
-        @Test func aCardAPlainRebaseBroughtBackAndThatWasDeletedAgainKeepsWhatTheFirstDeleteTook() throws {
+        @Test(arguments: [false, true])
+        func aCardAPlainRebaseBroughtBackAndThatWasDeletedAgainKeepsWhatTheFirstDeleteTook(cleoSawAna: Bool) throws {
+            guard cleoSawAna else { return try cardBroughtBackByARebaseAndDeletedAgain(cleoSawAna: false) }
+            // Known limit: Cleo has Ana's version, so the merge compares the replayed copy with it, and the copy lacks
+            // what Ana added: the copy's true ancestor (Ben's version before his move) is what the rebase erased.
+            withKnownIssue("a replayed old copy of a card is merged against a version it never saw") {
+                try cardBroughtBackByARebaseAndDeletedAgain(cleoSawAna: true)
+            }
+        }
+
+        private func cardBroughtBackByARebaseAndDeletedAgain(cleoSawAna: Bool) throws {
             try withGitWorkspace { workspace in
                 let (ana, ben, cleo) = try threeClones(workspace)
                 let dan = try workspace.makeClone(of: workspace.root + "/remote.git", named: "dan", author: "Dan Roe")
@@ -571,6 +581,10 @@ extension GitTests {
                 try workspace.write(at("10", card).replacingOccurrences(of: "labels: []", with: "labels: [ui]")
                                         .replacingOccurrences(of: "The plan.", with: "The plan.\nAna's line."), to: ana + "/cards/todo/task.md")
                 try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: ana)
+                if cleoSawAna {
+                    try workspace.git(["push", "--quiet"], in: ana)
+                    try workspace.git(["pull", "--quiet"], in: cleo)
+                }
                 try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: ana)
                 try workspace.git(["commit", "--quiet", "-m", "Delete \"Task\"\n\nDeleted: task 2026-01-01T09:00:20Z"], in: ana)
                 try workspace.git(["push", "--quiet"], in: ana)
@@ -586,8 +600,10 @@ extension GitTests {
                 try workspace.git(["rm", "--quiet", "cards/done/task.md"], in: dan)
                 try workspace.git(["commit", "--quiet", "-m", "Delete \"Task\"\n\nDeleted: task 2026-01-01T09:00:25Z"], in: dan)
                 try workspace.git(["push", "--quiet"], in: dan)
-                // Cleo, who synced with nobody, retitles it at 09:00:30: after both deletes, so the card stays.
-                try workspace.write(at("30", card).replacingOccurrences(of: "title: Task", with: "title: Task for Cleo"), to: cleo + "/cards/todo/task.md")
+                // Cleo retitles it at 09:00:30: after both deletes, so the card stays.
+                try workspace.write(try workspace.read(cleo + "/cards/todo/task.md").replacingOccurrences(of: "title: Task", with: "title: Task for Cleo")
+                                        .replacingOccurrences(of: "modified: 2026-01-01T09:00:\(cleoSawAna ? "10" : "00")Z", with: "modified: 2026-01-01T09:00:30Z"),
+                                    to: cleo + "/cards/todo/task.md")
                 try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: cleo)
 
                 for clone in [cleo, ana, ben, dan, cleo] { try require(["sync"], in: clone, workspace) }
