@@ -55,6 +55,20 @@ struct ConvergeScenario: Sendable {
                          steps: [.pause(1.1), .act(0, .move("i-4", to: "doing")), .act(1, .move("i-4", to: "done")), .sync(0, .kanban), .sync(1, .pullMerge)]),
         ConvergeScenario(name: "archive-vs-move-git-merge", summary: "c0 archives a card, c1 moves it; c0 syncs with kanban sync, c1 with git pull --no-rebase",
                          steps: [.pause(1.1), .act(0, .archive("i-4")), .act(1, .move("i-4", to: "done")), .sync(0, .kanban), .sync(1, .pullMerge)]),
+        // Step numbers are operation numbers, so the card c0 adds at step 1 is c0-1, and the one c1 adds at step 3 is c1-3.
+        ConvergeScenario(name: "merged-in-then-deleted",
+                         summary: "c0 adds a card and c3 pulls it; c0 appends a line; c2, which never had the card, syncs a change of its own (its merge brings the card in); c1 pulls that and deletes the card; c3 then retitles it and syncs (the card stays, with the line)",
+                         cloneCount: 4,
+                         steps: [.act(0, .add(title: "Late card", column: "todo")), .sync(0, .kanban), .sync(3, .kanban),
+                                 .act(0, .append("c0-1")), .sync(0, .kanban), .act(2, .append("i-4")), .sync(2, .kanban), .sync(1, .kanban),
+                                 .pause(1.1), .act(1, .delete("c0-1")), .sync(1, .kanban), .pause(1.1), .act(3, .retitle("c0-1")),
+                                 .sync(3, .kanban)]),
+        ConvergeScenario(name: "renamed-vs-archive",
+                         summary: "c0 and c1 each add a card titled \"Twin\", c1 a second later, in another column; c1 pulls c0's with git pull --no-rebase (two files, one slug); c2's sync renames c1's card (created later); c1 archives it under its old slug and syncs (one card, archived, renamed)",
+                         cloneCount: 3,
+                         steps: [.act(0, .add(title: "Twin", column: "todo")), .pause(1.1), .act(1, .add(title: "Twin", column: "done")),
+                                 .sync(0, .kanban), .sync(1, .pullMerge), .sync(2, .kanban), .pause(1.1), .act(1, .archive("c1-3")),
+                                 .sync(1, .kanban)]),
     ]
 
     static func named(_ name: String) -> ConvergeScenario? {

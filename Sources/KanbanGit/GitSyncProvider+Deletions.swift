@@ -103,49 +103,86 @@ extension GitSyncProvider {
     /// commit that removed it, its parent's version; for a merge that did, the version of each parent that had it.
     /// Each comes with the card as it was where its history and `other`'s last met (the base to merge it against),
     /// nil when the card was not there. A version `other` already has in its history, one a later delete on the
-    /// branch superseded (its commit is an ancestor of another's), one from before `base`, and one the branch put
-    /// back whole later (an undone delete: what it held is on the board again) are left out. Empty when git fails.
+    /// branch superseded (its commit is an ancestor of another's, and no re-add of an old copy came between), one from
+    /// before `base`, and one the branch put back whole after a delete of it (an undone delete: what it held is on
+    /// the board again) are left out. Empty when git fails.
     func versionsBeforeDelete(of slug: String, on tip: String, since base: String,
                               mergingInto other: String) -> [BoardMerge.VersionBeforeDelete] {
         let pathspecs = Self.pathspecs(ofCard: slug)
         // Merges too: a merge that kept one parent's delete removed the other parent's version.
         guard let log = try? git.run(["log", "--full-history", "--format=%H %P", "\(base)..\(tip)", "--"] + pathspecs, readOnly: true),
               log.succeeded else { return [] }
-        var removals: [(parent: String, path: String)] = []
-        // Cards put back whole (an undone delete): their removals are no delete of what they held.
-        var additions: [(commit: String, path: String)] = []
+        var removals: [CardFileChange] = []
+        var additions: [CardFileChange] = []
+        var parentCounts: [String: Int] = [:]
         for line in log.lines {
             let hashes = line.split(separator: " ").map(String.init)
             guard let commit = hashes.first else { continue }
+            parentCounts[commit] = hashes.count - 1
             for parent in hashes.dropFirst() {
-                guard let diff = try? git.run(["diff-tree", "-r", "--no-renames", "--relative", "--name-status", parent, commit, "--"] + pathspecs,
+                guard let diff = try? git.run(["diff-tree", "-r", "--no-renames", "--relative", "--raw", "--no-abbrev", parent, commit, "--"] + pathspecs,
                                               readOnly: true), diff.succeeded else { continue }
-                var removed: [String] = []
-                var added: [String] = []
+                var removed: [CardFileChange] = []
+                var added: [CardFileChange] = []
                 for change in diff.lines {
+                    // `:<old mode> <new mode> <old object> <new object> <status>\t<path>`
                     let fields = change.split(separator: "\t", maxSplits: 1)
-                    guard fields.count == 2 else { continue }
-                    if fields[0] == "D" { removed.append(String(fields[1])) } else if fields[0] == "A" { added.append(String(fields[1])) }
+                    let header = fields.first?.split(separator: " ") ?? []
+                    guard fields.count == 2, header.count == 5 else { continue }
+                    let path = String(fields[1])
+                    if header[4] == "D" {
+                        removed.append(CardFileChange(commit: commit, parent: parent, path: path, object: String(header[2])))
+                    } else if header[4] == "A" {
+                        added.append(CardFileChange(commit: commit, parent: parent, path: path, object: String(header[3])))
+                    }
                 }
                 // A delete and an add is a move, not a delete.
-                if added.isEmpty { removals += removed.map { (parent, $0) } }
-                if removed.isEmpty { additions += added.map { (commit, $0) } }
+                if added.isEmpty { removals += removed }
+                if removed.isEmpty { additions += added }
             }
         }
         guard !removals.isEmpty else { return [] }
         let parents = Set(removals.map(\.parent)).sorted()
         guard let independent = try? git.run(["merge-base", "--independent", base] + parents, readOnly: true), independent.succeeded else { return [] }
         let latest = Set(independent.lines).subtracting([base])
-        let putBack = additions.isEmpty ? [] : additions.compactMap { addition in
-            (try? git.run(["cat-file", "blob", "\(addition.commit):./\(addition.path)"], readOnly: true)).flatMap { $0.succeeded ? $0.output : nil }
+        func isAncestor(_ commit: String, of descendant: String) -> Bool {
+            (try? git.run(["merge-base", "--is-ancestor", commit, descendant], readOnly: true)).map { $0.status == 0 } ?? false
+        }
+        // A version put back whole after one of its deletes (an undone delete) is on the board again, and what the
+        // branch did to it after that stands: none of its deletes took anything away. A commit that brought the card
+        // in before any delete of it (the merge of a clone that had not had the card yet) puts nothing back.
+        var putBack: Set<String> = []
+        for addition in additions where !putBack.contains(addition.object) {
+            if removals.contains(where: { $0.object == addition.object && $0.commit != addition.commit && isAncestor($0.commit, of: addition.commit) }) {
+                putBack.insert(addition.object)
+            }
+        }
+        // A commit that brought the card back where none of its parents had it, with bytes no delete before it took
+        // (a plain rebase that replayed an old move of the card as an add), holds an old copy: its ancestor is lost.
+        // The versions after it are no later state of a version deleted before it, so a later delete of them does
+        // not supersede that version, which is merged in too.
+        var considered = latest
+        let readds = additions.filter { addition in
+            !putBack.contains(addition.object)
+                && additions.filter({ $0.commit == addition.commit && $0.path == addition.path }).count == parentCounts[addition.commit]
+        }
+        if !readds.isEmpty {
+            for parent in Set(removals.map(\.parent)).subtracting(latest).subtracting([base]).sorted() {
+                let later = latest.filter { isAncestor(parent, of: $0) }
+                let removed = Set(removals.filter { $0.parent == parent }.map(\.object))
+                if readds.contains(where: { readd in
+                    !removed.contains(readd.object) && !isAncestor(readd.commit, of: parent) && later.contains { isAncestor(readd.commit, of: $0) }
+                }) {
+                    considered.insert(parent)
+                }
+            }
         }
         var versions: [BoardMerge.VersionBeforeDelete] = []
-        for removal in removals where latest.contains(removal.parent) {
+        for removal in removals where considered.contains(removal.parent) && !putBack.contains(removal.object) {
             // What the other side already has is merged there already (and maybe changed since, which must stand).
-            if let ancestor = try? git.run(["merge-base", "--is-ancestor", removal.parent, other], readOnly: true), ancestor.status == 0 { continue }
-            guard let blob = try? git.run(["cat-file", "blob", "\(removal.parent):./\(removal.path)"], readOnly: true), blob.succeeded,
-                  !versions.contains(where: { $0.path == removal.path && $0.bytes == blob.output }),
-                  !putBack.contains(blob.output) else { continue }
+            if isAncestor(removal.parent, of: other) { continue }
+            guard let blob = try? git.run(["cat-file", "blob", removal.object], readOnly: true), blob.succeeded,
+                  !versions.contains(where: { $0.path == removal.path && $0.bytes == blob.output }) else { continue }
             var baseBytes: [UInt8]?
             if let meeting = try? git.run(["merge-base", removal.parent, other], readOnly: true), meeting.succeeded,
                let commit = meeting.lines.first, !commit.isEmpty {
@@ -154,6 +191,14 @@ extension GitSyncProvider {
             versions.append(BoardMerge.VersionBeforeDelete(path: removal.path, bytes: blob.output, base: baseBytes))
         }
         return versions
+    }
+
+    /// A card file a commit removed or added against one of its parents: the object it removed or added.
+    private struct CardFileChange {
+        var commit: String
+        var parent: String
+        var path: String
+        var object: String
     }
 
     /// The slugs of the cards the branch `tip` removed in some commit since `base` (for a merge, against some parent),

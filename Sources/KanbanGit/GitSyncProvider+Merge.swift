@@ -51,8 +51,9 @@ extension GitSyncProvider {
         var resolutions: [CardResolution] = []
         var written: [String: [UInt8]] = [:]
         if !contested.isEmpty || groups.contains(where: { $0[Self.boardFileKey] != nil }) {
-            // The versions of the contested cards, and board.md's (for the column order).
-            let keys = Set(contested + [Self.boardFileKey])
+            // The versions of the contested cards, and board.md's (for the column order), and the cards that may be
+            // one of them renamed (it gave its slug up to another card), which the merge follows.
+            let keys = Set(contested + [Self.boardFileKey]).union(Self.possibleRenames(of: Set(contested), among: groups))
             let files = try boardFiles(keys, in: groups)
             let allSlugs = Set(groups.flatMap(\.keys)).subtracting([Self.boardFileKey])
             let merger = boardMerger(base: base, ours: ours, theirs: theirs)
@@ -122,6 +123,26 @@ extension GitSyncProvider {
             if known[side] == nil { known[side] = .some(reading()) }
             return known[side].flatMap { $0 }.map { $0.contains(slug) } ?? true
         }
+    }
+
+    /// The slugs in `groups` that could be one of `slugs` renamed by the merge's rule for two cards with one slug
+    /// (the slug, `-` and a suffix: ``BoardMerge/newSlug(for:card:isTaken:)``).
+    static func possibleRenames(of slugs: Set<String>, among groups: [[String: [String: TreeEntry]]]) -> Set<String> {
+        guard !slugs.isEmpty else { return [] }
+        var found: Set<String> = []
+        for group in groups {
+            for key in group.keys where !slugs.contains(key) && !found.contains(key) {
+                var prefix = key.endIndex
+                while let dash = key[..<prefix].lastIndex(of: "-") {
+                    if slugs.contains(String(key[..<dash])) {
+                        found.insert(key)
+                        break
+                    }
+                    prefix = dash
+                }
+            }
+        }
+        return found
     }
 
     /// The key under which ``groupedBySlug(_:)`` puts `board.md`.

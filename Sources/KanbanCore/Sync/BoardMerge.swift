@@ -15,6 +15,8 @@ import Foundation
 /// - added on both sides under one slug: two cards, unless the files are the same; the one created first keeps the
 ///   slug, the other takes one made from its `created` time (``newSlug(for:card:isTaken:)``), the same on every
 ///   machine whichever side merges;
+/// - renamed so on one side and changed under its old slug on the other: one card under the new slug, both changes
+///   merged (``followingRenames(base:ours:theirs:)``);
 /// - `board.md`: merged line by line; where both changed the same lines, column by column and label by label, the
 ///   upstream's value winning where both changed the same one.
 ///
@@ -102,6 +104,7 @@ public struct BoardMerge {
     ///   - otherSlugs: Slugs of cards not given (decided elsewhere), which a renamed card must not take.
     /// - Returns: The merged board, the same whichever machine merges.
     public func merge(base: Files, ours: Files, theirs: Files, otherSlugs: Set<String> = []) -> Result {
+        let (base, ours, theirs) = Self.followingRenames(base: base, ours: ours, theirs: theirs)
         var files: Files = [:]
         var resolutions: [CardResolution] = []
 

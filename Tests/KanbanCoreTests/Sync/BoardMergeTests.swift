@@ -46,6 +46,27 @@ extension SyncTests {
             #expect(result.resolutions.map(\.kind) == [changedAfter ? .keptAfterDelete : .deleted])
         }
 
+        /// One side renamed a card that gave its slug up to another card; the other, not having seen that, changed
+        /// it under its old slug. The change goes to the renamed card, on either side, and never to the card that
+        /// kept the slug.
+        @Test(arguments: [false, true])
+        func aCardChangedUnderTheSlugItGaveUpMergesIntoItsRename(renamedOnTheirs: Bool) throws {
+            let created = "2026-01-01T09:00:05Z"
+            let first = Self.card("Task", column: "todo", created: "2026-01-01T09:00:00Z", body: "First.\n")
+            let second = Self.card("Task", column: "done", created: created, body: "Second.\n")
+            let renamed = "cards/review/" + BoardMerge.newSlug(for: "task", card: second) { _ in false } + ".md"
+            let moved = Self.card("Task", column: "review", created: created, modified: "2026-01-01T09:00:20Z", body: "Second.\n")
+            let edited = Self.card("Task", column: "done", created: created, modified: "2026-01-01T09:00:30Z", body: "Second.\nMore.\n")
+            let renamer: BoardMerge.Files = ["cards/todo/task.md": first, renamed: moved]
+            let other: BoardMerge.Files = ["cards/done/task.md": edited]
+            let result = try merge(base: ["cards/done/task.md": second], ours: renamedOnTheirs ? other : renamer,
+                                   theirs: renamedOnTheirs ? renamer : other)
+            #expect(result.files.keys.sorted() == [renamed, "cards/todo/task.md"].sorted())
+            let text = String(decoding: try #require(result.files[renamed]), as: UTF8.self)
+            #expect(text.contains("column: review") && text.hasSuffix("Second.\nMore.\n"), "\(text)")
+            #expect(result.files["cards/todo/task.md"] == first)
+        }
+
         /// One side deleted the card; the other deleted it too and added another card that took its slug (created
         /// later, in another column). The new card is an add that no delete touches (found by kanban-harness converge,
         /// 20 clones x 1,000 ops, seed 2: a card never deleted vanished in a kanban sync).

@@ -554,6 +554,192 @@ extension GitTests {
             }
         }
 
+        /// As above, but the card a plain rebase brought back is deleted again before the change that keeps it: the
+        /// later delete's version is the replayed old copy, which never held what Ana added, so it does not stand for
+        /// her version, and the first delete's version is merged in too (issue 19: a re-add by a plain rebase has lost
+        /// its ancestor, and a version of the card after it is no later state of what was deleted before it).
+        @Test(arguments: [false, true])
+        func aCardAPlainRebaseBroughtBackAndThatWasDeletedAgainKeepsWhatTheFirstDeleteTook(cleoSawAna: Bool) throws {
+            guard cleoSawAna else { return try cardBroughtBackByARebaseAndDeletedAgain(cleoSawAna: false) }
+            // Known limit: Cleo has Ana's version, so the merge compares the replayed copy with it, and the copy lacks
+            // what Ana added: the copy's true ancestor (Ben's version before his move) is what the rebase erased.
+            withKnownIssue("a replayed old copy of a card is merged against a version it never saw") {
+                try cardBroughtBackByARebaseAndDeletedAgain(cleoSawAna: true)
+            }
+        }
+
+        private func cardBroughtBackByARebaseAndDeletedAgain(cleoSawAna: Bool) throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben, cleo) = try threeClones(workspace)
+                let dan = try workspace.makeClone(of: workspace.root + "/remote.git", named: "dan", author: "Dan Roe")
+                try require(["git-setup"], in: dan, workspace)
+                let card = try shareTask(from: ana, to: [ben, cleo, dan], workspace)
+                func at(_ time: String, _ text: String) -> String {
+                    text.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:\(time)Z")
+                }
+                // Ana adds a label and a line at 09:00:10, deletes the card at 09:00:20, and pushes.
+                try workspace.write(at("10", card).replacingOccurrences(of: "labels: []", with: "labels: [ui]")
+                                        .replacingOccurrences(of: "The plan.", with: "The plan.\nAna's line."), to: ana + "/cards/todo/task.md")
+                try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: ana)
+                if cleoSawAna {
+                    try workspace.git(["push", "--quiet"], in: ana)
+                    try workspace.git(["pull", "--quiet"], in: cleo)
+                }
+                try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "Delete \"Task\"\n\nDeleted: task 2026-01-01T09:00:20Z"], in: ana)
+                try workspace.git(["push", "--quiet"], in: ana)
+                // Ben's move to Done at 09:00:05, replayed by a plain rebase as an add, and pushed.
+                try workspace.git(["fetch", "--quiet"], in: ben)
+                try workspace.git(["reset", "--quiet", "--hard", "origin/main"], in: ben)
+                try workspace.write(at("05", card).replacingOccurrences(of: "column: todo", with: "column: done"), to: ben + "/cards/done/task.md")
+                try workspace.git(["add", "--all"], in: ben)
+                try workspace.git(["commit", "--quiet", "-m", "Move \"Task\""], in: ben)
+                try workspace.git(["push", "--quiet"], in: ben)
+                // Dan pulls that and deletes the card again at 09:00:25.
+                try workspace.git(["pull", "--quiet"], in: dan)
+                try workspace.git(["rm", "--quiet", "cards/done/task.md"], in: dan)
+                try workspace.git(["commit", "--quiet", "-m", "Delete \"Task\"\n\nDeleted: task 2026-01-01T09:00:25Z"], in: dan)
+                try workspace.git(["push", "--quiet"], in: dan)
+                // Cleo retitles it at 09:00:30: after both deletes, so the card stays.
+                try workspace.write(try workspace.read(cleo + "/cards/todo/task.md").replacingOccurrences(of: "title: Task", with: "title: Task for Cleo")
+                                        .replacingOccurrences(of: "modified: 2026-01-01T09:00:\(cleoSawAna ? "10" : "00")Z", with: "modified: 2026-01-01T09:00:30Z"),
+                                    to: cleo + "/cards/todo/task.md")
+                try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: cleo)
+
+                for clone in [cleo, ana, ben, dan, cleo] { try require(["sync"], in: clone, workspace) }
+                for clone in [ana, ben, cleo, dan] {
+                    let files = try cardFiles(in: clone)
+                    #expect(files == ["cards/done/task.md"], "\(files)")
+                    guard files == ["cards/done/task.md"] else { continue }
+                    let text = try workspace.read(clone + "/cards/done/task.md")
+                    #expect(text.contains("title: Task for Cleo") && text.contains("column: done"), "\(text)")
+                    #expect(text.contains("labels: [ui]") && text.contains("The plan.\nAna's line.\n"), "\(text)")
+                    #expect(!text.contains("kanban: conflict"), "\(text)")
+                }
+            }
+        }
+
+        /// A clone that never had a card gets it, as it then is, from the merge of its next sync: the card is added
+        /// against that merge's first parent, but no delete is undone there. A delete made after that merge still
+        /// takes the card away with a line added to it, and a change made after the delete, which keeps the card,
+        /// brings the line back (converge 20x300 seed 1 and 20x1000 seed 2: the deleted version was taken for one put
+        /// back whole, because that merge held the same bytes, and the line was lost on every clone).
+        @Test func aMergeThatBringsACardToACloneThatNeverHadItUndoesNoDelete() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben, cleo) = try threeClones(workspace)
+                // Dan cloned the board before the card was added, and works on another card meanwhile.
+                let dan = try workspace.makeClone(of: workspace.root + "/remote.git", named: "dan", author: "Dan Roe")
+                try require(["git-setup"], in: dan, workspace)
+                let card = try shareTask(from: ana, to: [ben, cleo], workspace)
+                func at(_ time: String, _ text: String) -> String {
+                    text.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:\(time)Z")
+                }
+                try require(["add", "Dan's card"], in: dan, workspace)
+                // Ana adds a line at 09:00:10 and pushes; Dan's sync merges the card in with it.
+                try workspace.write(at("10", card).replacingOccurrences(of: "The plan.", with: "The plan.\nAna's line."), to: ana + "/cards/todo/task.md")
+                try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: ana)
+                try workspace.git(["push", "--quiet"], in: ana)
+                try require(["sync"], in: dan, workspace)
+                #expect(try workspace.git(["rev-list", "--count", "--merges", "HEAD"], in: dan) == "1", "Dan's sync merged")
+                // Ben pulls that merge and deletes the card at 09:00:20.
+                try workspace.git(["pull", "--quiet"], in: ben)
+                try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: ben)
+                try workspace.git(["commit", "--quiet", "-m", "Delete \"Task\"\n\nDeleted: task 2026-01-01T09:00:20Z"], in: ben)
+                try workspace.git(["push", "--quiet"], in: ben)
+                // Cleo, who synced with nobody, retitles it at 09:00:30: after the delete, so the card stays.
+                try workspace.write(at("30", card).replacingOccurrences(of: "title: Task", with: "title: Task for Cleo"), to: cleo + "/cards/todo/task.md")
+                try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: cleo)
+
+                for clone in [cleo, ana, ben, dan, cleo] { try require(["sync"], in: clone, workspace) }
+                for clone in [ana, ben, cleo, dan] {
+                    let text = try workspace.read(clone + "/cards/todo/task.md")
+                    #expect(text.contains("title: Task for Cleo") && text.contains("The plan.\nAna's line.\n"), "\(text)")
+                    #expect(!text.contains("kanban: conflict"), "\(text)")
+                }
+            }
+        }
+
+        /// What a clone does to Ben's card under its old slug, not having seen it renamed.
+        enum ChangeUnderTheOldSlug: String, CaseIterable, Sendable {
+            case bodyLine, archive
+        }
+
+        /// How Ben's card came to be renamed.
+        enum RenameOfBensCard: String, CaseIterable, Sendable {
+            /// Ana's `kanban sync` merged her card into a board that had Ben's; Cleo had pulled Ben's card before.
+            case byAnasMerge
+            /// Ben pulled Ana's card with a plain `git pull` (two files, one slug); Cleo's `kanban sync` tidied that.
+            case byCleosTidy
+        }
+
+        /// Two cards added under one slug: the merge renames the one created later, but a clone may change that card
+        /// under its old slug before it sees the rename. The change goes to the renamed card, which stays one card,
+        /// and never to the card that kept the slug (converge 20x300 seed 4: a line lost, merged into the other
+        /// card; 20x1000 seed 2: a card archived under its old slug was on the board twice).
+        @Test(arguments: ChangeUnderTheOldSlug.allCases, RenameOfBensCard.allCases)
+        func aCardChangedUnderTheSlugItGaveUpIsTheRenamedCard(change: ChangeUnderTheOldSlug, rename: RenameOfBensCard) throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben, cleo) = try threeClones(workspace)
+                func card(created: String, column: String, body: String) -> String {
+                    "---\ntitle: Task\ncolumn: \(column)\nposition: n\ncreated: 2026-01-01T09:00:\(created)Z\nmodified: 2026-01-01T09:00:\(created)Z\n"
+                        + "labels: []\n---\n\n\(body)\n"
+                }
+                // Ana adds "Task" to To Do; Ben, who has not pulled, adds another "Task" to Done, created later.
+                try workspace.write(card(created: "00", column: "todo", body: "Ana's plan."), to: ana + "/cards/todo/task.md")
+                try workspace.git(["add", "--all"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "Add a task"], in: ana)
+                let bens = card(created: "05", column: "done", body: "Ben's plan.")
+                try workspace.write(bens, to: ben + "/cards/done/task.md")
+                try workspace.git(["add", "--all"], in: ben)
+                try workspace.git(["commit", "--quiet", "-m", "Add a task"], in: ben)
+                let changer: String
+                switch rename {
+                case .byAnasMerge:
+                    try workspace.git(["push", "--quiet"], in: ben)
+                    try workspace.git(["pull", "--quiet"], in: cleo)
+                    try require(["sync"], in: ana, workspace)
+                    changer = cleo
+                case .byCleosTidy:
+                    try workspace.git(["push", "--quiet"], in: ana)
+                    try workspace.git(["pull", "--quiet", "--no-rebase", "--no-edit"], in: ben)
+                    try workspace.git(["push", "--quiet"], in: ben)
+                    try require(["sync"], in: cleo, workspace)
+                    changer = ben
+                }
+                let renamer = rename == .byAnasMerge ? ana : cleo
+                let renamerFiles = try cardFiles(in: renamer)
+                let renamed = renamerFiles.filter { $0.hasPrefix("cards/done/task-") }
+                try #require(renamed.count == 1 && renamerFiles.contains("cards/todo/task.md"), "\(renamerFiles)")
+                // A clone that has not pulled since changes Ben's card under its old slug.
+                switch change {
+                case .bodyLine:
+                    try workspace.write(bens.replacingOccurrences(of: "Ben's plan.", with: "Ben's plan.\nA later line.")
+                                            .replacingOccurrences(of: "modified: 2026-01-01T09:00:05Z", with: "modified: 2026-01-01T09:00:30Z"),
+                                        to: changer + "/cards/done/task.md")
+                    try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: changer)
+                case .archive:
+                    try require(["archive", "cards/done/task.md"], in: changer, workspace)
+                    try workspace.git(["add", "--all"], in: changer)
+                    try workspace.git(["commit", "--quiet", "-m", "Archive \"Task\""], in: changer)
+                }
+
+                for clone in [changer, ana, ben, cleo, changer] { try require(["sync"], in: clone, workspace) }
+                let name = String(renamed[0].dropFirst("cards/done/".count))
+                for clone in [ana, ben, cleo] {
+                    let files = try cardFiles(in: clone)
+                    let others = files.filter { $0 != "cards/todo/task.md" }
+                    #expect(files.contains("cards/todo/task.md") && others.count == 1, "\(files)")
+                    guard let other = others.first else { continue }
+                    #expect(change == .archive ? other.hasPrefix("archive/") && other.hasSuffix("-" + name) : other == renamed[0], "\(files)")
+                    let text = try workspace.read(clone + "/" + other)
+                    #expect(text.contains("Ben's plan.") && (change != .bodyLine || text.contains("Ben's plan.\nA later line.\n")), "\(text)")
+                    #expect(!text.contains("kanban: conflict"), "\(text)")
+                    let anas = try workspace.read(clone + "/cards/todo/task.md")
+                    #expect(anas.contains("Ana's plan.") && !anas.contains("Ben's") && !anas.contains("A later line."), "\(anas)")
+                }
+            }
+        }
+
         /// An undone delete puts back what the card held; a change made after that on the same side stands, even where
         /// it takes back something the card held before the delete.
         @Test func aLabelRemovedAfterAnUndoneDeleteStaysRemoved() throws {
