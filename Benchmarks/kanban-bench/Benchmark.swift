@@ -137,8 +137,7 @@ struct Benchmark {
         var peakMemoryKiB = 0
         var diagnostics = 0
         let commands = environment.kanban == nil ? [] : ReadCommand.all(for: board)
-        var commandSamples = Array(repeating: [Double](), count: commands.count)
-        var commandPeakMemoryKiB = Array(repeating: 0, count: commands.count)
+        var commandSamples = CommandSamples(commands: commands)
         for run in 0...runs {
             let load = try loadInChild(board, executable: environment.executable)
             let grep = environment.grepVersion == nil ? nil : try grepFiles(of: board)
@@ -149,15 +148,10 @@ struct Benchmark {
             var children: [ChildResult] = []
             if let kanban = environment.kanban {
                 for command in commands { children.append(try command.run(kanban, on: board)) }
-                progress("  \(label): kanban " + zip(commands, children).map { command, child in
-                    "\(command.label) \(formatSeconds(child.seconds)) (\(child.peakMemoryKiB / 1024) MB)"
-                }.joined(separator: ", "))
+                progress("  \(label): kanban " + CommandSamples.describe(commands, children))
             }
             guard run > 0 else { continue }
-            for (position, child) in children.enumerated() {
-                commandSamples[position].append(child.seconds)
-                commandPeakMemoryKiB[position] = max(commandPeakMemoryKiB[position], child.peakMemoryKiB)
-            }
+            commandSamples.add(children)
             loadSamples.append(load.seconds)
             loadProcessorSamples.append(load.processorSeconds)
             peakMemoryKiB = max(peakMemoryKiB, load.peakMemoryKiB)
@@ -206,10 +200,7 @@ struct Benchmark {
             progress("  single-card commands (kanban processes)")
             singleCardCommands = try SingleCardCommands.measure(kanban, on: board, runs: options.operationRuns)
         }
-        let commandTimings = commands.indices.map { position in
-            CommandTiming(command: commands[position], seconds: median(commandSamples[position]),
-                          peakMemoryKiB: commandPeakMemoryKiB[position])
-        }
+        let commandTimings = commandSamples.timings
         if !options.keepsBoards { try POSIX.removeTree(board.directory) }
         return SizeResult(
             cardCount: size, archivedCount: board.archivedCount, runs: runs, loadSeconds: median(loadSamples),
@@ -241,24 +232,18 @@ struct Benchmark {
         }
         defer { monitor.stop() }
         progress("  read commands with the board monitor running")
-        var samples = Array(repeating: [Double](), count: commands.count)
-        var peaks = Array(repeating: 0, count: commands.count)
+        var samples = CommandSamples(commands: commands)
         for run in 0...runs {
             var children: [ChildResult] = []
             for command in commands {
                 guard let child = try? command.run(kanban, on: board) else { return [] }
                 children.append(child)
             }
-            progress("  \(run == 0 ? "warm-up" : "run \(run)/\(runs)") with the monitor: kanban " + zip(commands, children).map { command, child in
-                "\(command.label) \(formatSeconds(child.seconds)) (\(child.peakMemoryKiB / 1024) MB)"
-            }.joined(separator: ", "))
+            progress("  \(run == 0 ? "warm-up" : "run \(run)/\(runs)") with the monitor: kanban " + CommandSamples.describe(commands, children))
             guard run > 0 else { continue }
-            for (position, child) in children.enumerated() {
-                samples[position].append(child.seconds)
-                peaks[position] = max(peaks[position], child.peakMemoryKiB)
-            }
+            samples.add(children)
         }
-        return commands.indices.map { CommandTiming(command: commands[$0], seconds: median(samples[$0]), peakMemoryKiB: peaks[$0]) }
+        return samples.timings
         #else
         return []
         #endif
@@ -303,4 +288,37 @@ extension SizeResult {
     /// The read commands the targets are judged on: with the board monitor when it ran (the index's way to list
     /// without looking at every file, as git's fsmonitor is for `git status`), else without.
     var judgedCommands: [CommandTiming] { monitoredCommands.isEmpty ? commands : monitoredCommands }
+}
+
+/// The measured runs of the read commands: each one's wall times and highest peak memory.
+struct CommandSamples {
+    let commands: [ReadCommand]
+    private var seconds: [[Double]]
+    private var peakMemoryKiB: [Int]
+
+    init(commands: [ReadCommand]) {
+        self.commands = commands
+        seconds = Array(repeating: [], count: commands.count)
+        peakMemoryKiB = Array(repeating: 0, count: commands.count)
+    }
+
+    /// Adds one run: a child for each command, in order.
+    mutating func add(_ children: [ChildResult]) {
+        for (position, child) in children.enumerated() {
+            seconds[position].append(child.seconds)
+            peakMemoryKiB[position] = max(peakMemoryKiB[position], child.peakMemoryKiB)
+        }
+    }
+
+    /// Each command's median and highest peak memory.
+    var timings: [CommandTiming] {
+        commands.indices.map { CommandTiming(command: commands[$0], seconds: median(seconds[$0]), peakMemoryKiB: peakMemoryKiB[$0]) }
+    }
+
+    /// `list 0.150 s (117 MB), ...`: one run, for the progress lines.
+    static func describe(_ commands: [ReadCommand], _ children: [ChildResult]) -> String {
+        zip(commands, children).map { command, child in
+            "\(command.label) \(formatSeconds(child.seconds)) (\(child.peakMemoryKiB / 1024) MB)"
+        }.joined(separator: ", ")
+    }
 }

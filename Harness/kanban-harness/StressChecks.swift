@@ -31,6 +31,17 @@ extension StressRunner {
         Dictionary(grouping: files.cardPaths, by: slug(ofCardPath:))
     }
 
+    /// What is wrong when `kanban list --all --json` does not print the same as with `KANBAN_INDEX=off` (nothing
+    /// when it does); `what` names what the first list used.
+    private func listDisagreement(with what: String) throws -> [String] {
+        let indexed = try runKanban(["list", "--all", "--json"])
+        let unindexed = try BoardProcesses.run(kanban, ["list", "--all", "--json"], in: board,
+                                               environment: environment.merging(["KANBAN_INDEX": "off"]) { $1 }, timeout: 120)
+        if !indexed.succeeded || !unindexed.succeeded { return ["kanban list --all --json: \(indexed.succeeded ? unindexed : indexed)"] }
+        if indexed.output != unindexed.output { return ["kanban list --all --json prints otherwise with \(what) than with KANBAN_INDEX=off"] }
+        return []
+    }
+
     /// While `kanban watch` (on inotify) still runs, after the workers: `list --all --json` trusting the watcher's
     /// board monitor (it looks only at the files the monitor names as changed since the index's token) must print
     /// what it prints with no index. Nil when the watcher polls (it runs no monitor) or has stopped.
@@ -40,15 +51,8 @@ extension StressRunner {
         var rounds = 0
         // Twice: the first list may write the index with the monitor's first token, the second trusts it.
         for _ in 0..<2 {
-            let monitored = try runKanban(["list", "--all", "--json"])
-            let unindexed = try BoardProcesses.run(kanban, ["list", "--all", "--json"], in: board,
-                                                   environment: environment.merging(["KANBAN_INDEX": "off"]) { $1 }, timeout: 120)
+            check.problems += try listDisagreement(with: "the index and the monitor")
             rounds += 1
-            if !monitored.succeeded || !unindexed.succeeded {
-                check.problems.append("kanban list --all --json: \(monitored.succeeded ? unindexed : monitored)")
-            } else if monitored.output != unindexed.output {
-                check.problems.append("kanban list --all --json prints otherwise with the index and the monitor than with KANBAN_INDEX=off")
-            }
         }
         check.note = "list --all --json \(rounds) times while kanban watch ran, the same as with KANBAN_INDEX=off"
         return check
@@ -64,14 +68,7 @@ extension StressRunner {
         var index = StressCheck(name: "the board index agrees with the files")
         let doctorBefore = try runKanban(["doctor", "--json"])
         if doctorBefore.output.contains("\"index-disagrees\"") { index.problems.append("kanban doctor: \(doctorBefore.output)") }
-        let withIndex = try runKanban(["list", "--all", "--json"])
-        let withoutIndex = try BoardProcesses.run(kanban, ["list", "--all", "--json"], in: self.board,
-                                                  environment: environment.merging(["KANBAN_INDEX": "off"]) { $1 }, timeout: 120)
-        if !withIndex.succeeded || !withoutIndex.succeeded {
-            index.problems.append("kanban list --all --json: \(withIndex.succeeded ? withoutIndex : withIndex)")
-        } else if withIndex.output != withoutIndex.output {
-            index.problems.append("kanban list --all --json prints otherwise with the index than with KANBAN_INDEX=off")
-        }
+        index.problems += try listDisagreement(with: "the index")
         index.note = "list --all --json the same with the index and without; doctor finds no entry that disagrees"
         checks.append(index)
 

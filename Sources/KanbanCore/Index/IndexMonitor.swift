@@ -30,11 +30,12 @@ package struct IndexMonitorAnswer: Sendable, Equatable {
         self.changed = changed
     }
 
-    /// Whether the file at `path`, in `directory`, may have changed since the token asked about.
-    func mayHaveChanged(_ path: String, in directory: String) -> Bool {
-        guard let changed else { return true }
-        if changed.isEmpty { return false }
-        return changed.contains(path) || changed.contains(directory + "/")
+    /// The paths in `directory` that may have changed since the token asked about (a superset: the answer's other
+    /// paths too); nil when every file there may have (the answer is "everything", or names the directory whole).
+    /// Asked once for a directory, so that each of its files costs one look-up at most.
+    func changedPaths(in directory: String) -> Set<String>? {
+        guard let changed, !changed.contains(directory + "/") else { return nil }
+        return changed
     }
 }
 
@@ -111,11 +112,11 @@ package enum IndexMonitorClient {
     package static func ask(_ socketPath: String, since token: String?) -> IndexMonitorAnswer? {
         guard let descriptor = connection(to: socketPath) else { return nil }
         defer { close(descriptor) }
-        // Only a monitor run by the same user is believed: another could lie about what changed.
-        guard peerUser(of: descriptor) == getuid() else { return nil }
-        // One stopped (a `kanban watch` suspended with Ctrl-Z) cannot answer: not waited for at all.
-        if let process = peerProcess(of: descriptor), isStopped(process) { return nil }
-        guard sendAll(IndexMonitorProtocol.question(since: token), on: descriptor),
+        // Only a monitor run by the same user is believed: another could lie about what changed. One stopped (a
+        // `kanban watch` suspended with Ctrl-Z) cannot answer: it is not waited for at all.
+        guard let peer = peer(of: descriptor), peer.user == getuid(), !(peer.process.map(isStopped) ?? false) else { return nil }
+        // The question ends where the writing side is shut.
+        guard sendAll(IndexMonitorProtocol.question(since: token), on: descriptor), shutdown(descriptor, Int32(SHUT_WR)) == 0,
               let bytes = receiveAll(from: descriptor, limit: IndexMonitorProtocol.maximumPaths * (IndexMonitorProtocol.maximumField + 1))
         else { return nil }
         return IndexMonitorProtocol.parseAnswer(bytes)
@@ -192,31 +193,20 @@ package enum IndexMonitorClient {
         }
     }
 
-    /// The user id of the process at the other end of the Unix socket `descriptor`; nil when it cannot be told.
-    package static func peerUser(of descriptor: Int32) -> uid_t? {
+    /// The process (Linux only) and the user at the other end of the Unix socket `descriptor`; nil when they
+    /// cannot be told.
+    package static func peer(of descriptor: Int32) -> (process: Int32?, user: uid_t)? {
         #if os(Linux)
         // `struct ucred`: pid, uid, gid (the C module does not bring the type in).
         var credentials: (pid: Int32, user: uid_t, group: gid_t) = (0, 0, 0)
         var length = socklen_t(MemoryLayout<(Int32, uid_t, gid_t)>.size)
         guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
               Int(length) == MemoryLayout<(Int32, uid_t, gid_t)>.size else { return nil }
-        return credentials.user
+        return (credentials.pid > 0 ? credentials.pid : nil, credentials.user)
         #else
         var user = uid_t()
         var group = gid_t()
-        return getpeereid(descriptor, &user, &group) == 0 ? user : nil
-        #endif
-    }
-
-    /// The process at the other end of the Unix socket `descriptor` (Linux); nil when it cannot be told.
-    static func peerProcess(of descriptor: Int32) -> Int32? {
-        #if os(Linux)
-        var credentials: (pid: Int32, user: uid_t, group: gid_t) = (0, 0, 0)
-        var length = socklen_t(MemoryLayout<(Int32, uid_t, gid_t)>.size)
-        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, credentials.pid > 0 else { return nil }
-        return credentials.pid
-        #else
-        return nil
+        return getpeereid(descriptor, &user, &group) == 0 ? (nil, user) : nil
         #endif
     }
 

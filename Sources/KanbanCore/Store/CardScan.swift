@@ -417,6 +417,8 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         var report = ChunkReport()
         let scratch = FileSystem.ReadBuffer()
         let section = indexing?.index?.sections[listing.path]
+        // What the monitor vouches for in this directory: a file it does not name is as its trusted entry says.
+        let changedHere = indexing?.monitor?.changedPaths(in: listing.path)
         // With no entries to reuse, every card makes one (a couple of hundred bytes for most).
         if indexing != nil && section == nil { report.entries.reserveCapacity(chunk.files.count * 224) }
         for index in chunk.files {
@@ -433,7 +435,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
                     report.accounted += 1
                     let entryStamp = section.stamp(at: start)
                     old = (start, entryStamp)
-                    if let entryStamp, let monitor = indexing.monitor, !monitor.mayHaveChanged(file.path, in: listing.path),
+                    if let entryStamp, let changedHere, changedHere.isEmpty || !changedHere.contains(file.path),
                        indexing.index?.trusts(entryStamp) == true {
                         // Untouched since the index's token: the entry still describes the file.
                         stamp = entryStamp

@@ -166,34 +166,15 @@ public final class IndexMonitor: Sendable {
             // one), and non-blocking, so a slow asker is given up on.
             _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
             _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL) | O_NONBLOCK)
-            guard IndexMonitorClient.peerUser(of: connection) == getuid(),
-                  let question = receiveQuestion(from: connection),
+            // A question is read until the asker shuts its writing side, a second at most.
+            guard IndexMonitorClient.peer(of: connection)?.user == getuid(),
+                  let question = IndexMonitorClient.receiveAll(from: connection, limit: IndexMonitorProtocol.maximumField * 2 + 64,
+                                                               timeoutMilliseconds: 1_000),
                   let asked = IndexMonitorProtocol.parseQuestion(question) else { continue }
             cookieNumber += 1
             let answer = journal.answer(since: asked, cookie: cookieNumber, in: cookies)
             _ = IndexMonitorClient.sendAll(IndexMonitorProtocol.answer(answer), on: connection)
         }
-    }
-
-    /// The question on `descriptor`: two fields, each ended by a NUL byte; nil when it is not that within a second.
-    private static func receiveQuestion(from descriptor: Int32) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1_024)
-        let deadline = nowNanoseconds() + 1_000_000_000
-        while bytes.count(where: { $0 == 0 }) < 2 {
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, 0) }
-            if count > 0 {
-                bytes += buffer[0..<count]
-                if bytes.count > IndexMonitorProtocol.maximumField * 2 + 64 { return nil }
-            } else if count < 0 && (errno == EAGAIN || errno == EINTR) {
-                let left = Int32(max(0, (deadline - nowNanoseconds()) / 1_000_000))
-                var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                guard left > 0, poll(&entry, 1, left) >= 0 else { return nil }
-            } else {
-                return nil
-            }
-        }
-        return bytes
     }
 }
 
@@ -202,13 +183,6 @@ private func makeDirectories(enclosing path: String) -> String {
     let parts = path.split(separator: "/").dropLast()
     for end in parts.indices { mkdir("/" + parts[...end].joined(separator: "/"), 0o700) }
     return "/" + parts.joined(separator: "/")
-}
-
-/// Now, nanoseconds since 1970.
-private func nowNanoseconds() -> Int64 {
-    var time = timespec()
-    clock_gettime(CLOCK_REALTIME, &time)
-    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
 }
 
 // MARK: - The journal
@@ -224,10 +198,6 @@ extension IndexMonitor {
 
         private struct Watches {
             var directoryByWatch: [Int32: String] = [:]
-            /// Card directories that are not watched (links, or a watch that failed): named in every answer.
-            var unwatched: Set<String> = []
-            /// Whether the board's own directories are watched at all.
-            var isBlind = false
             var cookieWatch: Int32 = -1
         }
 
@@ -236,7 +206,9 @@ extension IndexMonitor {
             /// Answers since a number below this one are "everything".
             var everythingSince: UInt64 = 0
             var lastChange: [String: UInt64] = [:]
+            /// Card directories that are not watched (links, or a watch that failed): named in every answer.
             var unwatched: Set<String> = []
+            /// Whether the board's own directories cannot be watched: every answer is "everything".
             var isBlind = false
             /// Cookies waited for, by number, and whether each has been seen.
             var waiting: [UInt64: DispatchSemaphore] = [:]
@@ -320,8 +292,6 @@ extension IndexMonitor {
                     inotify_rm_watch(descriptor, watch)
                 }
                 watches.directoryByWatch = seen
-                watches.unwatched = unwatched
-                watches.isBlind = isBlind
                 count.withLock { count in
                     count.number += 1
                     count.everythingSince = count.number

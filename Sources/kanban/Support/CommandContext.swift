@@ -97,7 +97,7 @@ final class CommandContext {
     /// Where the board's index is kept: the git directory when the board is in a repository, else
     /// `$XDG_CACHE_HOME/kanban` (`~/.cache/kanban`); none when `KANBAN_INDEX` is `off`.
     var indexPlacement: IndexPlacement {
-        if let setting = environment["KANBAN_INDEX"], ["off", "0", "no", "false"].contains(setting.lowercased()) { return .none }
+        if isTurnedOff("KANBAN_INDEX") { return .none }
         var placement = IndexPlacement.automatic(cacheDirectory: nil)
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
             placement = .automatic(cacheDirectory: cache)
@@ -107,6 +107,11 @@ final class CommandContext {
         // A command prints while the index is written; KanbanTool.main waits for it before it returns.
         placement.writesInBackground = true
         return placement
+    }
+
+    /// Whether the environment variable `name` turns something off: `off`, `0`, `no` or `false`, in any case.
+    func isTurnedOff(_ name: String) -> Bool {
+        environment[name].map { ["off", "0", "no", "false"].contains($0.lowercased()) } ?? false
     }
 
     /// The duration an environment variable gives in seconds (`30`, `2.5`), or nil when it is unset or empty.

@@ -13,7 +13,7 @@ struct IndexMonitoring {
     /// on without it).
     static func start(_ store: BoardStore, _ context: CommandContext) -> IndexMonitoring? {
         #if os(Linux)
-        if let setting = context.environment["KANBAN_MONITOR"], ["off", "0", "no", "false"].contains(setting.lowercased()) { return nil }
+        if context.isTurnedOff("KANBAN_MONITOR") { return nil }
         do {
             return try IndexMonitor.start(for: store).map(IndexMonitoring.init(monitor:))
         } catch {
