@@ -10,6 +10,36 @@ extension GitTests {
             try #require(result.status == 0, "kanban \(arguments.joined(separator: " ")): \(result)", sourceLocation: sourceLocation)
         }
 
+        /// `text` with its `modified` (09:00:00) moved to 09:00:`time`.
+        private func at(_ time: String, _ text: String) -> String {
+            text.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:\(time)Z")
+        }
+
+        /// Ben's move of the card to Done at 09:00:05 as a plain rebase replays it when git sees no rename: an add of
+        /// his old copy on top of the remote's tip, pushed.
+        private func replayMoveToDoneAsAnAdd(_ card: String, in ben: String, _ workspace: GitWorkspace) throws {
+            try workspace.git(["fetch", "--quiet"], in: ben)
+            try workspace.git(["reset", "--quiet", "--hard", "origin/main"], in: ben)
+            try workspace.write(at("05", card).replacingOccurrences(of: "column: todo", with: "column: done"), to: ben + "/cards/done/task.md")
+            try workspace.git(["add", "--all"], in: ben)
+            try workspace.git(["commit", "--quiet", "-m", "Move \"Task\""], in: ben)
+            try workspace.git(["push", "--quiet"], in: ben)
+        }
+
+        /// Each clone holds the one card, in Done, with Cleo's title and Ana's label and line, and no conflict.
+        private func expectCleosCardWithAnasChanges(in clones: [String], _ workspace: GitWorkspace,
+                                                    sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+            for clone in clones {
+                let files = try cardFiles(in: clone)
+                #expect(files == ["cards/done/task.md"], "\(files)", sourceLocation: sourceLocation)
+                guard files == ["cards/done/task.md"] else { continue }
+                let text = try workspace.read(clone + "/cards/done/task.md")
+                #expect(text.contains("title: Task for Cleo") && text.contains("column: done"), "\(text)", sourceLocation: sourceLocation)
+                #expect(text.contains("labels: [ui]") && text.contains("The plan.\nAna's line.\n"), "\(text)", sourceLocation: sourceLocation)
+                #expect(!text.contains("kanban: conflict"), "\(text)", sourceLocation: sourceLocation)
+            }
+        }
+
         /// The board's card files, relative to the clone.
         private func cardFiles(in clone: String) throws -> [String] {
             let manager = FileManager.default
@@ -512,9 +542,6 @@ extension GitTests {
             try withGitWorkspace { workspace in
                 let (ana, ben, cleo) = try threeClones(workspace)
                 let card = try shareTask(from: ana, to: [ben, cleo], workspace)
-                func at(_ time: String, _ text: String) -> String {
-                    text.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:\(time)Z")
-                }
                 // Ben moves the card to Done at 09:00:05 and commits, without pushing.
                 try workspace.write(at("05", card).replacingOccurrences(of: "column: todo", with: "column: done"), to: ben + "/cards/done/task.md")
                 try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: ben)
@@ -528,12 +555,7 @@ extension GitTests {
                 try workspace.git(["commit", "--quiet", "-m", "Delete \"Task\"\n\nDeleted: task 2026-01-01T09:00:20Z"], in: ana)
                 try workspace.git(["push", "--quiet"], in: ana)
                 // Ben's plain rebase, as git does it when it sees no rename: his move is replayed as an add.
-                try workspace.git(["fetch", "--quiet"], in: ben)
-                try workspace.git(["reset", "--quiet", "--hard", "origin/main"], in: ben)
-                try workspace.write(at("05", card).replacingOccurrences(of: "column: todo", with: "column: done"), to: ben + "/cards/done/task.md")
-                try workspace.git(["add", "--all"], in: ben)
-                try workspace.git(["commit", "--quiet", "-m", "Move \"Task\""], in: ben)
-                try workspace.git(["push", "--quiet"], in: ben)
+                try replayMoveToDoneAsAnAdd(card, in: ben, workspace)
                 // Cleo, who synced with nobody, retitles it at 09:00:30: after the delete, so the card stays.
                 try workspace.write(at("30", card).replacingOccurrences(of: "title: Task", with: "title: Task for Cleo"), to: cleo + "/cards/todo/task.md")
                 try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: cleo)
@@ -542,15 +564,7 @@ extension GitTests {
                     let synced = try workspace.kanban(["sync"], in: clone)
                     #expect(synced.status == 0, "\(synced)")
                 }
-                for clone in [ana, ben, cleo] {
-                    let files = try cardFiles(in: clone)
-                    #expect(files == ["cards/done/task.md"], "\(files)")
-                    guard files == ["cards/done/task.md"] else { continue }
-                    let text = try workspace.read(clone + "/cards/done/task.md")
-                    #expect(text.contains("title: Task for Cleo") && text.contains("column: done"), "\(text)")
-                    #expect(text.contains("labels: [ui]") && text.contains("The plan.\nAna's line.\n"), "\(text)")
-                    #expect(!text.contains("kanban: conflict"), "\(text)")
-                }
+                try expectCleosCardWithAnasChanges(in: [ana, ben, cleo], workspace)
             }
         }
 
@@ -574,9 +588,6 @@ extension GitTests {
                 let dan = try workspace.makeClone(of: workspace.root + "/remote.git", named: "dan", author: "Dan Roe")
                 try require(["git-setup"], in: dan, workspace)
                 let card = try shareTask(from: ana, to: [ben, cleo, dan], workspace)
-                func at(_ time: String, _ text: String) -> String {
-                    text.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:\(time)Z")
-                }
                 // Ana adds a label and a line at 09:00:10, deletes the card at 09:00:20, and pushes.
                 try workspace.write(at("10", card).replacingOccurrences(of: "labels: []", with: "labels: [ui]")
                                         .replacingOccurrences(of: "The plan.", with: "The plan.\nAna's line."), to: ana + "/cards/todo/task.md")
@@ -589,12 +600,7 @@ extension GitTests {
                 try workspace.git(["commit", "--quiet", "-m", "Delete \"Task\"\n\nDeleted: task 2026-01-01T09:00:20Z"], in: ana)
                 try workspace.git(["push", "--quiet"], in: ana)
                 // Ben's move to Done at 09:00:05, replayed by a plain rebase as an add, and pushed.
-                try workspace.git(["fetch", "--quiet"], in: ben)
-                try workspace.git(["reset", "--quiet", "--hard", "origin/main"], in: ben)
-                try workspace.write(at("05", card).replacingOccurrences(of: "column: todo", with: "column: done"), to: ben + "/cards/done/task.md")
-                try workspace.git(["add", "--all"], in: ben)
-                try workspace.git(["commit", "--quiet", "-m", "Move \"Task\""], in: ben)
-                try workspace.git(["push", "--quiet"], in: ben)
+                try replayMoveToDoneAsAnAdd(card, in: ben, workspace)
                 // Dan pulls that and deletes the card again at 09:00:25.
                 try workspace.git(["pull", "--quiet"], in: dan)
                 try workspace.git(["rm", "--quiet", "cards/done/task.md"], in: dan)
@@ -607,15 +613,7 @@ extension GitTests {
                 try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: cleo)
 
                 for clone in [cleo, ana, ben, dan, cleo] { try require(["sync"], in: clone, workspace) }
-                for clone in [ana, ben, cleo, dan] {
-                    let files = try cardFiles(in: clone)
-                    #expect(files == ["cards/done/task.md"], "\(files)")
-                    guard files == ["cards/done/task.md"] else { continue }
-                    let text = try workspace.read(clone + "/cards/done/task.md")
-                    #expect(text.contains("title: Task for Cleo") && text.contains("column: done"), "\(text)")
-                    #expect(text.contains("labels: [ui]") && text.contains("The plan.\nAna's line.\n"), "\(text)")
-                    #expect(!text.contains("kanban: conflict"), "\(text)")
-                }
+                try expectCleosCardWithAnasChanges(in: [ana, ben, cleo, dan], workspace)
             }
         }
 
@@ -631,9 +629,6 @@ extension GitTests {
                 let dan = try workspace.makeClone(of: workspace.root + "/remote.git", named: "dan", author: "Dan Roe")
                 try require(["git-setup"], in: dan, workspace)
                 let card = try shareTask(from: ana, to: [ben, cleo], workspace)
-                func at(_ time: String, _ text: String) -> String {
-                    text.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:\(time)Z")
-                }
                 try require(["add", "Dan's card"], in: dan, workspace)
                 // Ana adds a line at 09:00:10 and pushes; Dan's sync merges the card in with it.
                 try workspace.write(at("10", card).replacingOccurrences(of: "The plan.", with: "The plan.\nAna's line."), to: ana + "/cards/todo/task.md")
@@ -746,9 +741,6 @@ extension GitTests {
             try withGitWorkspace { workspace in
                 let (ana, ben, _) = try threeClones(workspace)
                 let card = try shareTask(from: ana, to: [ben], workspace)
-                func at(_ time: String, _ text: String) -> String {
-                    text.replacingOccurrences(of: "modified: 2026-01-01T09:00:00Z", with: "modified: 2026-01-01T09:00:\(time)Z")
-                }
                 // Ana labels the card, deletes it, puts it back as it was, then takes the label off.
                 let labelled = at("10", card).replacingOccurrences(of: "labels: []", with: "labels: [ui]")
                 try workspace.write(labelled, to: ana + "/cards/todo/task.md")
