@@ -69,6 +69,18 @@ struct ConvergeScenario: Sendable {
                          steps: [.act(0, .add(title: "Twin", column: "todo")), .pause(1.1), .act(1, .add(title: "Twin", column: "done")),
                                  .sync(0, .kanban), .sync(1, .pullMerge), .sync(2, .kanban), .pause(1.1), .act(1, .archive("c1-3")),
                                  .sync(1, .kanban)]),
+        ConvergeScenario(name: "renamed-vs-delete",
+                         summary: "as renamed-vs-archive, but c1 deletes its card under its old slug and syncs; c2 syncs (the renamed card is deleted)",
+                         cloneCount: 3,
+                         steps: [.act(0, .add(title: "Twin", column: "todo")), .pause(1.1), .act(1, .add(title: "Twin", column: "done")),
+                                 .sync(0, .kanban), .sync(1, .pullMerge), .sync(2, .kanban), .pause(1.1), .act(1, .delete("c1-3")),
+                                 .sync(1, .kanban), .sync(2, .kanban)]),
+        ConvergeScenario(name: "renamed-vs-delete-then-edit",
+                         summary: "as renamed-vs-delete, but c2, which renamed the card, appends a line to it after the delete, then both sync (the card stays, renamed, with the line)",
+                         cloneCount: 3,
+                         steps: [.act(0, .add(title: "Twin", column: "todo")), .pause(1.1), .act(1, .add(title: "Twin", column: "done")),
+                                 .sync(0, .kanban), .sync(1, .pullMerge), .sync(2, .kanban), .pause(1.1), .act(1, .delete("c1-3")),
+                                 .pause(1.1), .act(2, .append("c1-3")), .sync(1, .kanban), .sync(2, .kanban)]),
     ]
 
     static func named(_ name: String) -> ConvergeScenario? {

@@ -92,9 +92,25 @@ extension GitSyncProvider {
             latest = max(latest ?? deleted, deleted)
         }
         if let latest { return latest }
-        guard let merged = try? git.run(["log", "-1", "--format=%ct", "\(base)..\(tip)", "--"] + Self.pathspecs(ofCard: slug), readOnly: true),
-              merged.succeeded, let seconds = merged.lines.first.flatMap({ TimeInterval(String($0)) }) else { return nil }
-        return Date(timeIntervalSince1970: seconds)
+        return mergeDeletionTime(of: slug, on: tip, since: base)
+    }
+
+    /// When a merge deleted the card `slug` on `tip` since `base`, no commit of one parent having removed it under
+    /// that slug: the time a `Deleted:` trailer of such a merge gives (a merge that deleted a card renamed on one
+    /// side and deleted under its old slug on the other says when that delete was made), else the merge's time.
+    private func mergeDeletionTime(of slug: String, on tip: String, since base: String) -> Date? {
+        // All parents of every merge: the merge that removed the card is the same as its parent that never had it.
+        guard let log = try? git.run(["log", "--full-history", "--format=%x00%ct%n%(trailers:key=Deleted,valueonly,unfold)",
+                                      "\(base)..\(tip)", "--"] + Self.pathspecs(ofCard: slug), readOnly: true),
+              log.succeeded else { return nil }
+        let records = String(decoding: log.output, as: UTF8.self).split(separator: "\0").map { $0.split(separator: "\n") }
+        let stamped = records.flatMap { $0.dropFirst() }.compactMap { line -> Date? in
+            let fields = line.split(separator: " ")
+            guard fields.count == 2, fields[0] == slug else { return nil }
+            return ISO8601.date(from: String(fields[1]))
+        }
+        if let latest = stamped.max() { return latest }
+        return records.first?.first.flatMap { TimeInterval(String($0)) }.map { Date(timeIntervalSince1970: $0) }
     }
 }
 

@@ -38,17 +38,26 @@ extension GitSyncProvider {
         let groups = entries.map(Self.groupedBySlug)
         var chosen: [String: TreeEntry] = [:]
         var contested: [String] = []
+        var changedAlike: Set<String> = []
         for key in Set(groups[0].keys).union(groups[1].keys).union(groups[2].keys).sorted() {
             let (b, o, t) = (groups[0][key] ?? [:], groups[1][key] ?? [:], groups[2][key] ?? [:])
             if o == t || t == b {
                 chosen.merge(o) { $1 }
+                if o == t && o != b { changedAlike.insert(key) }
             } else if o == b {
                 chosen.merge(t) { $1 }
             } else {
                 contested.append(key)
             }
         }
+        // Both sides took a card away from a slug, but one may have renamed it (it gave the slug up to another card)
+        // and the other deleted it: the merge follows the rename and decides the delete.
+        for renamed in Self.possibleRenames(of: changedAlike, among: groups) where groups[0][renamed] == nil
+            && (groups[1][renamed] == nil) != (groups[2][renamed] == nil) {
+            contested += changedAlike.filter { renamed.hasPrefix($0 + "-") && !contested.contains($0) }
+        }
         var resolutions: [CardResolution] = []
+        var deletions: [String: Date] = [:]
         var written: [String: [UInt8]] = [:]
         if !contested.isEmpty || groups.contains(where: { $0[Self.boardFileKey] != nil }) {
             // The versions of the contested cards, and board.md's (for the column order), and the cards that may be
@@ -59,6 +68,7 @@ extension GitSyncProvider {
             let merger = boardMerger(base: base, ours: ours, theirs: theirs)
             let result = merger.merge(base: files[0], ours: files[1], theirs: files[2], otherSlugs: allSlugs)
             resolutions = result.resolutions
+            deletions = result.deletions
             // board.md was read for its columns; it is merged like any contested file.
             for (path, bytes) in result.files {
                 if let entry = (groups[1].values.compactMap { $0[path] }.first), files[1][path] == bytes {
@@ -75,7 +85,7 @@ extension GitSyncProvider {
             }
         }
         let tree = try boardTree(top: top, startingFrom: mergedTree, prefix: prefix, chosen: chosen, written: written)
-        let message = Self.mergeMessage(upstream: upstream, resolutions: resolutions, board: try? store.loadBoard())
+        let message = Self.mergeMessage(upstream: upstream, resolutions: resolutions, deletions: deletions, board: try? store.loadBoard())
         let commit = try top.check(["-c", "user.useConfigOnly=true", "commit-tree", tree, "-p", ours, "-p", theirs, "-F", "-"],
                                    input: Array(message.text.utf8)).text.trimmingCharacters(in: .whitespacesAndNewlines)
         return (resolutions, try moveBranch(to: commit, repository: repository))
@@ -297,12 +307,15 @@ extension GitSyncProvider {
     }
 
     /// `Merge origin/main: 2 cards decided by the rules`, with a line per card decided.
-    static func mergeMessage(upstream: Upstream, resolutions: [CardResolution], board: Board?) -> CommitMessage {
+    /// The merge commit's message: a line for each resolution, a `Card:` trailer for each card a rule decided, and a
+    /// `Deleted:` trailer for each card the merge deleted under a slug no parent deleted it under (``BoardMerge/Result/deletions``).
+    static func mergeMessage(upstream: Upstream, resolutions: [CardResolution], deletions: [String: Date] = [:], board: Board?) -> CommitMessage {
         let lines = resolutions.map { describe($0, board: board) }
         let subject = "Merge \(upstream.name) into \(upstream.branch)"
+        let cards = resolutions.map(\.slug).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.map { CommitTrailer("Card", $0) }
+        let deleted = deletions.sorted { $0.key.utf8Precedes($1.key) }.map { CommitTrailer("Deleted", "\($0.key) \(ISO8601.string(from: $0.value))") }
         return CommitMessage(subject: subject, body: lines.isEmpty ? nil : lines.map { "- " + $0 }.joined(separator: "\n"),
-                             trailers: resolutions.map(\.slug).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-                                .map { CommitTrailer("Card", $0) })
+                             trailers: cards + deleted)
     }
 
     /// One line about a resolution, for messages and the command's output.

@@ -16,7 +16,7 @@ import Foundation
 ///   slug, the other takes one made from its `created` time (``newSlug(for:card:isTaken:)``), the same on every
 ///   machine whichever side merges;
 /// - renamed so on one side and changed under its old slug on the other: one card under the new slug, both changes
-///   merged (``followingRenames(base:ours:theirs:)``);
+///   merged, or deleted by the usual rule (``followingRenames(base:ours:theirs:)``);
 /// - `board.md`: merged line by line; where both changed the same lines, column by column and label by label, the
 ///   upstream's value winning where both changed the same one.
 ///
@@ -41,6 +41,10 @@ public struct BoardMerge {
         public var files: Files
         /// What a rule decided about cards both sides changed, in slug order.
         public var resolutions: [CardResolution]
+        /// Cards this merge deleted under a slug that neither side deleted them under (one side renamed the card,
+        /// the other deleted it under its old slug): slug → when the delete was made, for the merge's record (the
+        /// history has no delete of the card under this slug to tell it later).
+        public var deletions: [String: Date] = [:]
     }
 
     /// When a side deleted a card: the time of the change that removed it there; nil when unknown (a change on the
@@ -104,7 +108,20 @@ public struct BoardMerge {
     ///   - otherSlugs: Slugs of cards not given (decided elsewhere), which a renamed card must not take.
     /// - Returns: The merged board, the same whichever machine merges.
     public func merge(base: Files, ours: Files, theirs: Files, otherSlugs: Set<String> = []) -> Result {
-        let (base, ours, theirs) = Self.followingRenames(base: base, ours: ours, theirs: theirs)
+        let (base, ours, theirs, deletedUnder) = Self.followingRenames(base: base, ours: ours, theirs: theirs)
+        var result = askingHistory(underOldSlugs: deletedUnder).mergeFollowed(base: base, ours: ours, theirs: theirs, otherSlugs: otherSlugs)
+        // A card deleted under its old slug is gone under its new one only by this merge: it says when.
+        let remaining = Set(result.files.keys.compactMap { BoardPath($0)?.card?.slug })
+        for (side, slugs) in deletedUnder {
+            for (slug, old) in slugs where !remaining.contains(slug) {
+                if let time = deletionTime(side, old) { result.deletions[slug] = max(result.deletions[slug] ?? time, time) }
+            }
+        }
+        return result
+    }
+
+    /// ``merge(base:ours:theirs:otherSlugs:)`` once renamed cards are followed.
+    private func mergeFollowed(base: Files, ours: Files, theirs: Files, otherSlugs: Set<String>) -> Result {
         var files: Files = [:]
         var resolutions: [CardResolution] = []
 

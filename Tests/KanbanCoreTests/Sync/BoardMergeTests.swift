@@ -67,6 +67,36 @@ extension SyncTests {
             #expect(result.files["cards/todo/task.md"] == first)
         }
 
+        /// As above, but the other side deleted the card under its old slug: the delete is of the renamed card, judged
+        /// by the usual rule with the delete's time asked under the slug the deleting side knew, and the merge says
+        /// when the delete was made (its history has no delete under the new slug).
+        @Test(arguments: [false, true], [false, true])
+        func aCardDeletedUnderTheSlugItGaveUpIsTheRenamedCard(renamedOnTheirs: Bool, changedAfterTheDelete: Bool) throws {
+            let created = "2026-01-01T09:00:05Z"
+            let first = Self.card("Task", column: "todo", created: "2026-01-01T09:00:00Z", body: "First.\n")
+            let second = Self.card("Task", column: "done", created: created, body: "Second.\n")
+            let renamed = "cards/done/" + BoardMerge.newSlug(for: "task", card: second) { _ in false } + ".md"
+            let edited = Self.card("Task", column: "done", created: created, modified: "2026-01-01T09:00:40Z", body: "Second.\nMore.\n")
+            let renamer: BoardMerge.Files = ["cards/todo/task.md": first, renamed: changedAfterTheDelete ? edited : second]
+            let deleter: BoardMerge.Side = renamedOnTheirs ? .ours : .theirs
+            var asked: [String] = []
+            let merger = BoardMerge { side, slug in
+                asked.append(slug)
+                return side == deleter && slug == "task" ? ISO8601.date(from: "2026-01-01T09:00:30Z") : nil
+            }
+            let result = merger.merge(base: ["cards/done/task.md": second], ours: renamedOnTheirs ? [:] : renamer,
+                                      theirs: renamedOnTheirs ? renamer : [:])
+            #expect(result.files.keys.sorted() == (changedAfterTheDelete ? [renamed, "cards/todo/task.md"] : ["cards/todo/task.md"]))
+            #expect(result.files["cards/todo/task.md"] == first)
+            if changedAfterTheDelete {
+                #expect(result.files[renamed] == edited)
+                #expect(result.deletions.isEmpty)
+            } else {
+                #expect(result.deletions == [String(renamed.dropFirst("cards/done/".count).dropLast(3)): ISO8601.date(from: "2026-01-01T09:00:30Z")!])
+            }
+            #expect(!asked.isEmpty && asked.allSatisfy { $0 == "task" }, "\(asked)")
+        }
+
         /// One side deleted the card; the other deleted it too and added another card that took its slug (created
         /// later, in another column). The new card is an add that no delete touches (found by kanban-harness converge,
         /// 20 clones x 1,000 ops, seed 2: a card never deleted vanished in a kanban sync).
