@@ -5,7 +5,7 @@ import Testing
 @Suite struct ConvergeHarnessTests {
     @Test func everyScriptedCaseConverges() throws {
         guard let result = try HarnessRun.passing(["converge", "--scenario", "all"]) else { return }
-        #expect(result.output.contains("scenarios: 15 of 15 passed"), "\(result)")
+        #expect(result.output.contains("scenarios: 17 of 17 passed"), "\(result)")
     }
 
     @Test func randomWorkOnFourClonesConverges() throws {
