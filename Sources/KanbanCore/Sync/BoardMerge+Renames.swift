@@ -5,12 +5,14 @@ extension BoardMerge {
     /// (``newSlug(for:card:isTaken:)``), under its new slug on the other side and in the base too.
     ///
     /// A clone that has not seen the rename still has the card under its old slug, and may have changed, moved,
-    /// archived or deleted it there. Matched by slug, that version would pair with the card that kept the slug, or
-    /// stay beside the renamed one as a second copy (a delete would touch neither). Followed, it is one card under
-    /// its new slug, merged by the usual rules; a side that deleted it is named in `deletedUnder` (by the new slug,
-    /// with the old one, under which that side's history knows the delete). A card is the same one on both sides
-    /// when its `created` is; only renames made by the merge's own rule count (the old slug, `-`, the suffix made
-    /// from `created`, maybe `-2` and so on).
+    /// archived or deleted it there; and the side that renamed it may have deleted it since. Matched by slug, a
+    /// version under the old slug would pair with the card that kept the slug, or stay beside the renamed one as a
+    /// second copy (a delete would touch neither). Followed, it is one card under its new slug, merged by the usual
+    /// rules; a side that deleted it is named in `deletedUnder` (by the new slug, with the old one: that side's
+    /// history may know the delete under either, and a merge that renamed the card took it from the old slug
+    /// without deleting it, so the later of the two counts). A card is the same one on both sides when its
+    /// `created` is; only renames made by the merge's own rule count (the old slug, `-`, the suffix made from
+    /// `created`, maybe `-2` and so on).
     static func followingRenames(base: Files, ours: Files, theirs: Files)
         -> (base: Files, ours: Files, theirs: Files, deletedUnder: [Side: [String: String]]) {
         var sides = [ours, theirs]
@@ -28,8 +30,20 @@ extension BoardMerge {
             for (renamer, other) in [(0, 1), (1, 0)] where paths(renamer, slug).isEmpty {
                 let stable = newSlug(for: slug, card: bytes) { _ in false }
                 let candidates = [stable] + (2...9).map { "\(stable)-\($0)" }
-                guard let renamed = candidates.first(where: { !paths(renamer, $0).isEmpty }), paths(other, renamed).isEmpty else { continue }
                 let kept = paths(other, slug)
+                let renamed: String
+                if let found = candidates.first(where: { !paths(renamer, $0).isEmpty }) {
+                    guard paths(other, found).isEmpty else { continue }
+                    renamed = found
+                } else {
+                    // The renamer side holds the card nowhere, and another card has its slug there: the rule renamed
+                    // it, and it was deleted since (or it was deleted before the other card came; either way a
+                    // version kept on the other side can only be under a new slug). The delete is judged under both.
+                    guard !kept.isEmpty, !(bySlug[renamer][slug] ?? []).isEmpty,
+                          let free = candidates.first(where: { bySlug[0][$0] == nil && bySlug[1][$0] == nil }) else { continue }
+                    renamed = free
+                    deletedUnder[renamer == 0 ? .ours : .theirs, default: [:]][renamed] = slug
+                }
                 let moves = kept.compactMap { old in BoardPath(old)?.card.map { (old, Self.path(of: $0, renamedTo: renamed)) } }
                 let basePath = Self.path(of: file, renamedTo: renamed)
                 guard moves.count == kept.count, base[basePath] == nil, moves.allSatisfy({ sides[other][$0.1] == nil }) else { continue }
@@ -50,21 +64,24 @@ extension BoardMerge {
         return (base, sides[0], sides[1], deletedUnder)
     }
 
-    /// This merge, with what the history says of a card a side deleted under its old slug (see
-    /// ``followingRenames(base:ours:theirs:)``) asked under that slug, and the versions it held then put under the
-    /// new one.
+    /// This merge, with what the history says of a card a side deleted under its old slug or its new one (see
+    /// ``followingRenames(base:ours:theirs:)``) asked under both, the later delete counting, and the versions it held
+    /// under the old slug put under the new one.
     func askingHistory(underOldSlugs deletedUnder: [Side: [String: String]]) -> BoardMerge {
         guard !deletedUnder.isEmpty else { return self }
         var merge = self
         let (deletionTime, versionsBeforeDelete) = (self.deletionTime, self.versionsBeforeDelete)
-        merge.deletionTime = { side, slug in deletionTime(side, deletedUnder[side]?[slug] ?? slug) }
+        merge.deletionTime = { side, slug in
+            guard let old = deletedUnder[side]?[slug] else { return deletionTime(side, slug) }
+            return [deletionTime(side, old), deletionTime(side, slug)].compactMap { $0 }.max()
+        }
         merge.versionsBeforeDelete = { side, slug in
             guard let old = deletedUnder[side]?[slug] else { return versionsBeforeDelete(side, slug) }
             return versionsBeforeDelete(side, old).map { version in
                 var version = version
                 if let file = BoardPath(version.path)?.card { version.path = Self.path(of: file, renamedTo: slug) }
                 return version
-            }
+            } + versionsBeforeDelete(side, slug)
         }
         return merge
     }

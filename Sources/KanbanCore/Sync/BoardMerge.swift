@@ -109,12 +109,13 @@ public struct BoardMerge {
     /// - Returns: The merged board, the same whichever machine merges.
     public func merge(base: Files, ours: Files, theirs: Files, otherSlugs: Set<String> = []) -> Result {
         let (base, ours, theirs, deletedUnder) = Self.followingRenames(base: base, ours: ours, theirs: theirs)
-        var result = askingHistory(underOldSlugs: deletedUnder).mergeFollowed(base: base, ours: ours, theirs: theirs, otherSlugs: otherSlugs)
+        let merger = askingHistory(underOldSlugs: deletedUnder)
+        var result = merger.mergeFollowed(base: base, ours: ours, theirs: theirs, otherSlugs: otherSlugs)
         // A card deleted under its old slug is gone under its new one only by this merge: it says when.
         let remaining = Set(result.files.keys.compactMap { BoardPath($0)?.card?.slug })
         for (side, slugs) in deletedUnder {
-            for (slug, old) in slugs where !remaining.contains(slug) {
-                if let time = deletionTime(side, old) { result.deletions[slug] = max(result.deletions[slug] ?? time, time) }
+            for slug in slugs.keys where !remaining.contains(slug) {
+                if let time = merger.deletionTime(side, slug) { result.deletions[slug] = max(result.deletions[slug] ?? time, time) }
             }
         }
         return result

@@ -94,7 +94,32 @@ extension SyncTests {
             } else {
                 #expect(result.deletions == [String(renamed.dropFirst("cards/done/".count).dropLast(3)): ISO8601.date(from: "2026-01-01T09:00:30Z")!])
             }
-            #expect(!asked.isEmpty && asked.allSatisfy { $0 == "task" }, "\(asked)")
+            // Asked under the old slug, where the deleting side's history has the delete (and under the new one too).
+            #expect(asked.contains("task") && asked.allSatisfy { "cards/done/\($0).md" == renamed || $0 == "task" }, "\(asked)")
+        }
+
+        /// The side that renamed the card deleted it since, under its new slug; the other changed it under its old
+        /// one. The card that took the slug is no version of it, and the delete counts from the later of the two
+        /// times the history gives (the merge that renamed the card took it from the old slug earlier).
+        @Test(arguments: [false, true], [false, true])
+        func aCardRenamedAndDeletedOnOneSideAndChangedUnderItsOldSlugOnTheOther(renamedOnTheirs: Bool, changedAfterTheDelete: Bool) throws {
+            let created = "2026-01-01T09:00:05Z"
+            let first = Self.card("Task", column: "todo", created: "2026-01-01T09:00:00Z", body: "First.\n")
+            let second = Self.card("Task", column: "done", created: created, body: "Second.\n")
+            let newSlug = BoardMerge.newSlug(for: "task", card: second) { _ in false }
+            let edited = Self.card("Task", column: "done", created: created, modified: changedAfterTheDelete ? "2026-01-01T09:00:50Z" : "2026-01-01T09:00:30Z",
+                                   body: "Second.\nMore.\n")
+            let renamer: BoardMerge.Files = ["cards/todo/task.md": first]
+            let other: BoardMerge.Files = ["cards/done/task.md": edited]
+            let deleter: BoardMerge.Side = renamedOnTheirs ? .theirs : .ours
+            let merger = BoardMerge { side, slug in
+                guard side == deleter else { return nil }
+                return ISO8601.date(from: slug == "task" ? "2026-01-01T09:00:10Z" : slug == newSlug ? "2026-01-01T09:00:40Z" : "2026-01-01T00:00:00Z")
+            }
+            let result = merger.merge(base: ["cards/done/task.md": second], ours: renamedOnTheirs ? other : renamer,
+                                      theirs: renamedOnTheirs ? renamer : other)
+            let renamed = "cards/done/\(newSlug).md"
+            #expect(result.files == (changedAfterTheDelete ? ["cards/todo/task.md": first, renamed: edited] : ["cards/todo/task.md": first]))
         }
 
         /// One side deleted the card; the other deleted it too and added another card that took its slug (created

@@ -739,6 +739,44 @@ extension GitTests {
             }
         }
 
+        /// The other way round: the clone that renamed Ben's card deletes it under its new slug, and a clone that has
+        /// not seen the rename changes it under its old slug. The change keeps the card only when it is later than
+        /// the delete; the merge that renamed the card, which took it from the old slug, is no delete of it, and Ana's
+        /// card, which took the slug, is no version of it (converge 20x1000 seed 7: a card deleted after the last
+        /// change to it was back). The change and the delete are made a second apart after the rename, at the clock's
+        /// time, since a delete counts from its commit at the latest.
+        @Test(arguments: RenameOfBensCard.allCases, [false, true])
+        func aCardChangedUnderTheSlugItGaveUpAndDeletedUnderItsNewOneIsDeleted(rename: RenameOfBensCard, changedAfterTheDelete: Bool) throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben, cleo) = try threeClones(workspace)
+                let (changer, renamed, bens) = try twoTasksOneRenamed(rename, ana: ana, ben: ben, cleo: cleo, workspace)
+                let renamer = rename == .byAnasMerge ? ana : cleo
+                func change() throws {
+                    Thread.sleep(forTimeInterval: 1.1)
+                    try workspace.write(bens.replacingOccurrences(of: "Ben's plan.", with: "Ben's plan.\nA line.")
+                                            .replacingOccurrences(of: "modified: 2026-01-01T09:00:05Z", with: "modified: \(ISO8601DateFormatter().string(from: Date()))"),
+                                        to: changer + "/cards/done/task.md")
+                    try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: changer)
+                }
+                if !changedAfterTheDelete { try change() }
+                Thread.sleep(forTimeInterval: 1.1)
+                try require(["delete", renamed, "--commit"], in: renamer, workspace)
+                if changedAfterTheDelete { try change() }
+
+                for clone in [renamer, changer, ana, ben, cleo, renamer, changer] { try require(["sync"], in: clone, workspace) }
+                for clone in [ana, ben, cleo] {
+                    let files = try cardFiles(in: clone)
+                    #expect(files == (changedAfterTheDelete ? [renamed, "cards/todo/task.md"] : ["cards/todo/task.md"]), "\(files)")
+                    if changedAfterTheDelete, files.contains(renamed) {
+                        let text = try workspace.read(clone + "/" + renamed)
+                        #expect(text.contains("Ben's plan.\nA line.\n") && !text.contains("kanban: conflict"), "\(text)")
+                    }
+                    let anas = try workspace.read(clone + "/cards/todo/task.md")
+                    #expect(anas.contains("Ana's plan.") && !anas.contains("Ben's"), "\(anas)")
+                }
+            }
+        }
+
         /// Ana adds "Task" to To Do; Ben, who has not pulled, adds another "Task" to Done, created later; then, as
         /// `rename` says, a merge renames Ben's card. Returns the clone that has Ben's card under its old slug still
         /// (Cleo or Ben), the renamed card's path, and Ben's card as he wrote it.
