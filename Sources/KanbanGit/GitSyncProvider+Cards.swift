@@ -180,9 +180,11 @@ extension GitSyncProvider {
     }
 
     /// Whether a commit with one parent added `first` or `second` while the other was in its parent, removing no card
-    /// with the slug (so it was no move whose other half git had already made).
+    /// with the slug (so it was no move whose other half git had already made), and its message does not say, in
+    /// kanban's words, that it changed the card rather than added it (a move a plain rebase replayed as an add,
+    /// where the card had gone elsewhere meanwhile, is the card again, not a second one).
     private func wasAddedBeside(_ first: String, _ second: String, slug: String) -> Bool {
-        guard let records = cardChanges(of: slug, in: ["HEAD"], format: "%H %P", changes: "--name-status", limit: 50) else { return false }
+        guard let records = cardChanges(of: slug, in: ["HEAD"], format: "%H %P%n%B", changes: "--name-status", limit: 50) else { return false }
         for lines in records {
             let hashes = lines.first?.split(separator: " ").map(String.init) ?? []
             guard hashes.count == 2 else { continue }
@@ -194,11 +196,21 @@ extension GitSyncProvider {
                 if fields[0] == "A" { added.insert(String(fields[1])) }
                 if fields[0] == "D" { removed = true }
             }
-            guard !removed else { continue }
+            guard !removed, !Self.saysChangedNotAdded(slug, message: lines.dropFirst()) else { continue }
             func has(_ path: String) -> Bool { (try? git.run(["cat-file", "-e", "\(hashes[1]):./\(path)"], readOnly: true))?.succeeded == true }
             if (added.contains(second) && has(first)) || (added.contains(first) && has(second)) { return true }
         }
         return false
     }
+    /// Whether a commit message kanban wrote says the card `slug` was changed (moved, edited ...) and not added: a
+    /// line `- <what> [slug]` of a message about several cards that is no `Add`, or the subject of a message about
+    /// that card alone (`Card: slug` its only card trailer) that is no `Add`. False when the message does not say.
+    static func saysChangedNotAdded(_ slug: String, message lines: some Sequence<Substring>) -> Bool {
+        let lines = Array(lines)
+        let named = lines.filter { $0.hasPrefix("- ") && $0.hasSuffix(" [\(slug)]") }
+        if !named.isEmpty { return !named.contains { $0.hasPrefix("- Add \"") } }
+        let cards = lines.filter { $0.hasPrefix("Card: ") }
+        guard cards == ["Card: \(slug)"], let subject = lines.first, !subject.hasPrefix("- ") else { return false }
+        return !subject.hasPrefix("Add \"")
+    }
 }
-

@@ -568,6 +568,46 @@ extension GitTests {
             }
         }
 
+        /// A move a plain rebase replayed as an add, on a board where the card had been moved elsewhere meanwhile: two
+        /// copies of one card, which the next sync keeps once. The commit that added the second copy says, in
+        /// kanban's words, that it moved the card: it is no second card added beside the first, as two cards made in
+        /// one second would be (converge 20x1000 seed 8: a card on the board three times, twice under new slugs).
+        @Test(arguments: [false, true])
+        func aMoveAPlainRebaseReplayedAsAnAddIsOneCard(messageOfSeveralCards: Bool) throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben, cleo) = try threeClones(workspace)
+                let card = try shareTask(from: ana, to: [ben, cleo], workspace)
+                // Ana moves the card to Done at 09:00:10 and pushes.
+                try workspace.write(at("10", card).replacingOccurrences(of: "column: todo", with: "column: done"), to: ana + "/cards/done/task.md")
+                try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: ana)
+                try workspace.git(["add", "--all"], in: ana)
+                try workspace.git(["commit", "--quiet", "-m", "Move \"Task\" from To Do to Done\n\nCard: task\nFrom: todo\nTo: done"], in: ana)
+                try workspace.git(["push", "--quiet"], in: ana)
+                // Ben's move to In Progress at 09:00:05, as a plain rebase replays it when it sees no rename.
+                try workspace.git(["fetch", "--quiet"], in: ben)
+                try workspace.git(["reset", "--quiet", "--hard", "origin/main"], in: ben)
+                try workspace.write(at("05", card).replacingOccurrences(of: "column: todo", with: "column: in-progress"),
+                                    to: ben + "/cards/in-progress/task.md")
+                try workspace.git(["add", "--all"], in: ben)
+                let message = messageOfSeveralCards
+                    ? "Update 2 cards: 1 moved, 1 added\n\n- Move \"Task\" from To Do to In Progress [task]\n- Add \"Other\" to To Do [other]\n\nCard: task\nCard: other"
+                    : "Move \"Task\" from To Do to In Progress\n\nCard: task\nFrom: todo\nTo: in-progress"
+                if messageOfSeveralCards {
+                    try workspace.write(card.replacingOccurrences(of: "title: Task", with: "title: Other")
+                                            .replacingOccurrences(of: "09:00:00Z", with: "09:00:02Z"), to: ben + "/cards/todo/other.md")
+                    try workspace.git(["add", "--all"], in: ben)
+                }
+                try workspace.git(["commit", "--quiet", "-m", message], in: ben)
+                try workspace.git(["push", "--quiet"], in: ben)
+
+                for clone in [cleo, ana, ben, cleo] { try require(["sync"], in: clone, workspace) }
+                for clone in [ana, ben, cleo] {
+                    let files = try cardFiles(in: clone).filter { !$0.hasSuffix("/other.md") }
+                    #expect(files == ["cards/done/task.md"], "\(files)")
+                }
+            }
+        }
+
         /// As above, but the card a plain rebase brought back is deleted again before the change that keeps it: the
         /// later delete's version is the replayed old copy, which never held what Ana added, so it does not stand for
         /// her version, and the first delete's version is merged in too (issue 19: a re-add by a plain rebase has lost
