@@ -207,6 +207,14 @@ final class CardIndex: Sendable {
             }
         }
 
+        /// `body` with the title of the entry at `start`, in place (nil when the entry does not decode).
+        func withTitle<R>(at start: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+            bytes.withUnsafeBytes { raw in
+                var reader = EntryReader(raw, at: start)
+                return body(reader.title().map { $0.assumingMemoryBound(to: UInt8.self) })
+            }
+        }
+
         /// Just the position of the entry at `start` (`.some(nil)`: the card has none); nil when it does not decode.
         func position(at start: Int) -> String?? {
             bytes.withUnsafeBytes { raw in
@@ -461,6 +469,14 @@ struct EntryReader {
         guard flags & EntryLayout.Flag.hasPosition != 0 else { return .some(nil) }
         guard let position = string() else { return nil }
         return .some(position)
+    }
+
+    /// The title's bytes in place, from the start of the entry.
+    mutating func title() -> UnsafeRawBufferPointer? {
+        guard skipToStamp(), stamp() != nil, integer(UInt64.self) != nil, integer(UInt8.self) != nil,
+              integer(UInt64.self) != nil, integer(UInt64.self) != nil,
+              let length = integer(UInt32.self).map(Int.init), offset + length <= end else { return nil }
+        return UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + length)])
     }
 
     /// The position's bytes in place, from the start of the entry (`.some(nil)`: none).

@@ -33,6 +33,15 @@ extension CardQuery {
         return true
     }
 
+    /// Whether a card whose title (``Card/title``, as the board's index keeps it) has the bytes `title` might match;
+    /// false only when a `title:` word the query needs is not in it. Judged only for an ASCII title, which folding
+    /// leaves as it is but for case.
+    func mightMatch(title: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard pattern == nil, byteLevel.quickLookTerms.contains(where: { $0.field == .title }),
+              ASCIIText.isASCII(title, without: 0) else { return true }
+        return byteLevel.quickLookTerms.allSatisfy { $0.field != .title || ASCIIText.contains(title, $0.folded) }
+    }
+
     /// Whether the card matches, and where, with its body taken from `bytes` (the file) from `bodyOffset`.
     func match(_ card: Card, bytes: [UInt8], bodyOffset: Int) -> SearchMatch? {
         bytes.withUnsafeBufferPointer { match(card, bytes: $0, bodyOffset: bodyOffset) }
@@ -46,7 +55,7 @@ extension CardQuery {
 
     /// The match worked out on bytes, when the card and the query are ASCII and the body has no carriage
     /// return; nil when that cannot be done (the answer itself is a `SearchMatch?`).
-    private func asciiMatch(_ card: Card, body: UnsafeBufferPointer<UInt8>) -> SearchMatch?? {
+    func asciiMatch(_ card: Card, body: UnsafeBufferPointer<UInt8>) -> SearchMatch?? {
         func isASCII(_ text: String) -> Bool { text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? false }
         guard byteLevel.isASCII, ASCIIText.isASCII(body, without: 0x0D), isASCII(card.title), isASCII(card.column),
               card.labels.allSatisfy(isASCII) else { return nil }

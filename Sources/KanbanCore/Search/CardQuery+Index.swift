@@ -7,10 +7,10 @@ extension CardQuery {
     /// negated word could be in the body.
     func matchWithoutBody(_ card: Card) -> SearchMatch?? {
         guard pattern == nil else { return nil }
-        let anyTerms = terms.filter { $0.field == .any }
-        let match = match(card, body: "")
-        if anyTerms.isEmpty { return .some(match) }
-        guard let match, !anyTerms.contains(where: \.isNegated), !match.ranges.isEmpty else { return nil }
+        // An ASCII card is matched on its bytes, its title folded on the fly (no array made per card).
+        let match = asciiMatch(card, body: UnsafeBufferPointer(start: nil, count: 0)) ?? match(card, body: "")
+        if !terms.contains(where: { $0.field == .any }) { return .some(match) }
+        guard let match, !terms.contains(where: { $0.field == .any && $0.isNegated }), !match.ranges.isEmpty else { return nil }
         return .some(match)
     }
 }

@@ -230,6 +230,7 @@ extension BoardStore {
             case nil: return .read
             }
         }
+        scan.indexing?.quickLook = { title in query.mightMatch(title: title) }
         let (hits, diagnostics, _, _) = try load(board: board, scope: scope, columns: nil, scan: scan, root: root)
         if let error = query.budgetError { throw error }
         try requireLabels(of: query, in: board, scope: scope, hits: hits)

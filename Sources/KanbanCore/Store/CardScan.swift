@@ -69,6 +69,9 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         var racyInterval: Int64
         /// What becomes of a card taken from the index.
         var decide: @Sendable (Card) -> IndexedDecision<Extra>
+        /// A look at a trusted entry's title before its card is made: false leaves the card out, as ``decide``
+        /// would (a search for a word the title lacks decodes no card).
+        var quickLook: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)? = nil
         /// What the board's monitor says changed since the index's token, asked before the scan started: a file
         /// it does not name is taken from its trusted entry without its stat data being looked at.
         var monitor: IndexMonitorAnswer? = nil
@@ -444,6 +447,12 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
                     }
                 }
                 // A file the index does not know is read at once; its stamp comes from the descriptor it is read by.
+                if let stamp, let old, let section, old.stamp == stamp, indexing.index?.trusts(stamp) == true,
+                   let quickLook = indexing.quickLook, !section.withTitle(at: old.start, { $0.map(quickLook) ?? true }) {
+                    keys.initialize(slot, to: SortKey(failedSlot: slot))
+                    report.reused.append(old.start)
+                    continue
+                }
                 if let stamp, let old, let section, old.stamp == stamp, indexing.index?.trusts(stamp) == true,
                    let card = section.card(at: old.start, file: file), labels.map({ card.labels.allSatisfy($0.contains) }) ?? true {
                     switch indexing.decide(card) {

@@ -63,9 +63,11 @@ import Testing
     }
 
     @Test(arguments: [1, 2, 3])
-    func theByteLevelMatchAndTheQuickLookAgreeWithTheStringMatch(seed: UInt64) throws {
+    func theByteLevelMatchTheQuickLookAndTheIndexedMatchAgreeWithTheStringMatch(seed: UInt64) throws {
         var generator = SeededGenerator(seed: seed)
         var matched = 0
+        var decidedWithoutBody = 0
+        var ruledOutByTitle = 0
         for _ in 0..<4_000 {
             let (text, slug, column) = Self.text(&generator)
             guard let (card, bytes, bodyOffset) = try? Self.card(text, slug: slug, column: column) else { continue }
@@ -75,6 +77,16 @@ import Testing
             bodiless.body = nil
             let fromBytes = query.match(bodiless, bytes: bytes, bodyOffset: bodyOffset)
             #expect(fromBytes == expected, "\(query.terms.map(\.text)) on \(text.debugDescription)")
+            // What a search taking the card from the index decides without the body is what the body gives.
+            if case .some(let decided) = query.matchWithoutBody(bodiless) {
+                decidedWithoutBody += 1
+                #expect(decided == expected, "without the body: \(query.terms.map(\.text)) on \(text.debugDescription)")
+            }
+            var title = card.title
+            if !title.withUTF8({ query.mightMatch(title: $0) }) {
+                ruledOutByTitle += 1
+                #expect(expected == nil, "the title's look ruled out a match: \(query.terms.map(\.text)) on \(text.debugDescription)")
+            }
             if expected != nil {
                 matched += 1
                 #expect(query.mightMatch(CardFile.active(name: slug + ".md", column: column), bytes: bytes),
@@ -82,6 +94,8 @@ import Testing
             }
         }
         #expect(matched > 200)
+        #expect(decidedWithoutBody > 500, "\(decidedWithoutBody)")
+        #expect(ruledOutByTitle > 50, "\(ruledOutByTitle)")
     }
 
     @Test func theWordAtATimeASCIICheckAgreesWithAByteLoop() {
