@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Synchronization
 
 /// A cache of what a board's card files say, validated by each file's stat data, in the manner of git's index: a
 /// file whose ``FileStamp`` matches its entry is not read again, anything else is.
@@ -109,14 +110,15 @@ final class CardIndex: Sendable {
     /// The number of entries in the sections read.
     var count: Int { sections.values.reduce(0) { $0 + $1.count } }
 
-    /// The entries of one directory, with a hash table on their names.
+    /// The entries of one directory, with a hash table on their names made when a name is first looked up (a load
+    /// that takes the names from the index, in its order, never looks one up).
     struct Section: Sendable {
         /// The entries, one after another; each starts with its length.
         let bytes: [UInt8]
         /// Where each entry starts.
         let starts: [Int]
         /// Open addressing on the hash of the name: entry number + 1, 0 for an empty slot.
-        private let table: [Int32]
+        private let names = NameTable()
 
         var count: Int { starts.count }
 
@@ -125,34 +127,43 @@ final class CardIndex: Sendable {
             var starts: [Int] = []
             starts.reserveCapacity(count)
             var offset = 0
-            while offset < bytes.count {
-                guard offset + 4 <= bytes.count else { return nil }
-                let length = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) }.littleEndian)
-                guard length >= EntryLayout.minimumLength, offset + length <= bytes.count else { return nil }
-                starts.append(offset)
-                offset += length
-            }
-            guard starts.count == count else { return nil }
-            var size = 16
-            while size < count * 2 { size <<= 1 }
-            var table = [Int32](repeating: 0, count: size)
             let ok = bytes.withUnsafeBytes { raw -> Bool in
-                for (number, start) in starts.enumerated() {
-                    guard let name = EntryLayout.name(in: raw, at: start) else { return false }
-                    var slot = Int(truncatingIfNeeded: CardIndex.hash(name)) & (size - 1)
-                    while table[slot] != 0 { slot = (slot + 1) & (size - 1) }
-                    table[slot] = Int32(number + 1)
+                while offset < raw.count {
+                    guard offset + 4 <= raw.count else { return false }
+                    let length = Int(raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
+                    guard length >= EntryLayout.minimumLength, offset + length <= raw.count,
+                          EntryLayout.name(in: raw, at: offset).map({ offset + 6 + $0.count <= offset + length }) == true else { return false }
+                    starts.append(offset)
+                    offset += length
                 }
                 return true
             }
-            guard ok else { return nil }
+            guard ok, starts.count == count else { return nil }
             self.bytes = bytes
             self.starts = starts
-            self.table = table
+        }
+
+        /// The hash table on the entries' names.
+        private func table() -> [Int32] {
+            names.table {
+                var size = 16
+                while size < starts.count * 2 { size <<= 1 }
+                var table = [Int32](repeating: 0, count: size)
+                bytes.withUnsafeBytes { raw in
+                    for (number, start) in starts.enumerated() {
+                        guard let name = EntryLayout.name(in: raw, at: start) else { continue }  // checked by init
+                        var slot = Int(truncatingIfNeeded: CardIndex.hash(name)) & (size - 1)
+                        while table[slot] != 0 { slot = (slot + 1) & (size - 1) }
+                        table[slot] = Int32(number + 1)
+                    }
+                }
+                return table
+            }
         }
 
         /// Where the entry for the file `name` starts, or nil when there is none.
         func entry(named name: UnsafeRawBufferPointer) -> Int? {
+            let table = table()
             let mask = table.count - 1
             var slot = Int(truncatingIfNeeded: CardIndex.hash(name)) & mask
             return bytes.withUnsafeBytes { raw -> Int? in
@@ -545,6 +556,20 @@ struct EntryReader {
             return .map(entries)
         default:
             return nil
+        }
+    }
+}
+
+/// A section's hash table on its entries' names, made once, by whichever thread first needs it.
+final class NameTable: Sendable {
+    private let made = Mutex<[Int32]?>(nil)
+
+    func table(_ make: () -> [Int32]) -> [Int32] {
+        made.withLock { table in
+            if let table { return table }
+            let new = make()
+            table = new
+            return new
         }
     }
 }
