@@ -26,6 +26,15 @@ extension GitTests {
             try workspace.git(["push", "--quiet"], in: ben)
         }
 
+        /// The shared task moved from To Do to `column` at 09:00:`time` in `clone`, committed with `message`.
+        private func commitMove(_ card: String, at time: String, to column: String, in clone: String, message: String,
+                                _ workspace: GitWorkspace) throws {
+            try workspace.write(at(time, card).replacingOccurrences(of: "column: todo", with: "column: \(column)"), to: clone + "/cards/\(column)/task.md")
+            try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: clone)
+            try workspace.git(["add", "--all"], in: clone)
+            try workspace.git(["commit", "--quiet", "-m", message], in: clone)
+        }
+
         /// Each clone holds the one card, in Done, with Cleo's title and Ana's label and line, and no conflict.
         private func expectCleosCardWithAnasChanges(in clones: [String], _ workspace: GitWorkspace,
                                                     sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
@@ -543,10 +552,7 @@ extension GitTests {
                 let (ana, ben, cleo) = try threeClones(workspace)
                 let card = try shareTask(from: ana, to: [ben, cleo], workspace)
                 // Ben moves the card to Done at 09:00:05 and commits, without pushing.
-                try workspace.write(at("05", card).replacingOccurrences(of: "column: todo", with: "column: done"), to: ben + "/cards/done/task.md")
-                try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: ben)
-                try workspace.git(["add", "--all"], in: ben)
-                try workspace.git(["commit", "--quiet", "-m", "Move \"Task\""], in: ben)
+                try commitMove(card, at: "05", to: "done", in: ben, message: "Move \"Task\"", workspace)
                 // Ana labels it at 09:00:10 and adds a line, then deletes it at 09:00:20, and pushes both.
                 try workspace.write(at("10", card).replacingOccurrences(of: "labels: []", with: "labels: [ui]")
                                         .replacingOccurrences(of: "The plan.", with: "The plan.\nAna's line."), to: ana + "/cards/todo/task.md")
@@ -578,10 +584,7 @@ extension GitTests {
                 let (ana, ben, cleo) = try threeClones(workspace)
                 let card = try shareTask(from: ana, to: [ben, cleo], workspace)
                 // Ana moves the card to Done at 09:00:10 and pushes.
-                try workspace.write(at("10", card).replacingOccurrences(of: "column: todo", with: "column: done"), to: ana + "/cards/done/task.md")
-                try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: ana)
-                try workspace.git(["add", "--all"], in: ana)
-                try workspace.git(["commit", "--quiet", "-m", "Move \"Task\" from To Do to Done\n\nCard: task\nFrom: todo\nTo: done"], in: ana)
+                try commitMove(card, at: "10", to: "done", in: ana, message: "Move \"Task\" from To Do to Done\n\nCard: task\nFrom: todo\nTo: done", workspace)
                 try workspace.git(["push", "--quiet"], in: ana)
                 // Ben's move to In Progress at 09:00:05, as a plain rebase replays it when it sees no rename.
                 try workspace.git(["fetch", "--quiet"], in: ben)
@@ -766,16 +769,7 @@ extension GitTests {
                 }
 
                 for clone in [changer, ana, ben, cleo, changer, ana, ben] { try require(["sync"], in: clone, workspace) }
-                for clone in [ana, ben, cleo] {
-                    let files = try cardFiles(in: clone)
-                    #expect(files == (changedAfterTheDelete ? [renamed, "cards/todo/task.md"] : ["cards/todo/task.md"]), "\(files)")
-                    if changedAfterTheDelete, files.contains(renamed) {
-                        let text = try workspace.read(clone + "/" + renamed)
-                        #expect(text.contains("Ben's plan.\nA later line.\n") && !text.contains("kanban: conflict"), "\(text)")
-                    }
-                    let anas = try workspace.read(clone + "/cards/todo/task.md")
-                    #expect(anas.contains("Ana's plan.") && !anas.contains("Ben's"), "\(anas)")
-                }
+                try expectBensCard(renamed, keptWith: changedAfterTheDelete ? "A later line." : nil, in: [ana, ben, cleo], workspace)
             }
         }
 
@@ -804,16 +798,23 @@ extension GitTests {
                 if changedAfterTheDelete { try change() }
 
                 for clone in [renamer, changer, ana, ben, cleo, renamer, changer] { try require(["sync"], in: clone, workspace) }
-                for clone in [ana, ben, cleo] {
-                    let files = try cardFiles(in: clone)
-                    #expect(files == (changedAfterTheDelete ? [renamed, "cards/todo/task.md"] : ["cards/todo/task.md"]), "\(files)")
-                    if changedAfterTheDelete, files.contains(renamed) {
-                        let text = try workspace.read(clone + "/" + renamed)
-                        #expect(text.contains("Ben's plan.\nA line.\n") && !text.contains("kanban: conflict"), "\(text)")
-                    }
-                    let anas = try workspace.read(clone + "/cards/todo/task.md")
-                    #expect(anas.contains("Ana's plan.") && !anas.contains("Ben's"), "\(anas)")
+                try expectBensCard(renamed, keptWith: changedAfterTheDelete ? "A line." : nil, in: [ana, ben, cleo], workspace)
+            }
+        }
+
+        /// Each clone holds Ana's card, untouched by Ben's, and Ben's under its new slug with `line` after his plan, or,
+        /// when `line` is nil, not at all.
+        private func expectBensCard(_ renamed: String, keptWith line: String?, in clones: [String], _ workspace: GitWorkspace,
+                                    sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+            for clone in clones {
+                let files = try cardFiles(in: clone)
+                #expect(files == (line != nil ? [renamed, "cards/todo/task.md"] : ["cards/todo/task.md"]), "\(files)", sourceLocation: sourceLocation)
+                if let line, files.contains(renamed) {
+                    let text = try workspace.read(clone + "/" + renamed)
+                    #expect(text.contains("Ben's plan.\n\(line)\n") && !text.contains("kanban: conflict"), "\(text)", sourceLocation: sourceLocation)
                 }
+                let anas = try workspace.read(clone + "/cards/todo/task.md")
+                #expect(anas.contains("Ana's plan.") && !anas.contains("Ben's"), "\(anas)", sourceLocation: sourceLocation)
             }
         }
 
