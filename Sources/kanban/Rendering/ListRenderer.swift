@@ -27,12 +27,18 @@ struct ListRenderer: Sendable {
             counts[Self.heading(isArchived: cards[start].isArchived, column: cards[start].column, board: board), default: 0] += end - start
             start = end
         }
+        // The slug column is at most `widest` wide: a run stops looking once it has a slug that wide.
+        let widest = 40
         let runs = stride(from: 0, to: cards.count, by: 4_096).map { $0..<min(cards.count, $0 + 4_096) }
         let slugWidth = ParallelMap.map(runs, minimumChunk: 1) { run in
-            cards.withUnsafeBufferPointer { cards in run.reduce(0) { max($0, cards[$1].slug.terminalWidth) } }
+            cards.withUnsafeBufferPointer { cards in
+                var width = 0
+                for index in run where width < widest { width = max(width, cards[index].slug.terminalWidth) }
+                return width
+            }
         }.max() ?? 0
         self.counts = counts
-        self.slugWidth = min(40, slugWidth)
+        self.slugWidth = min(widest, slugWidth)
         var labelTags: [String: String] = [:]
         for label in board.labels {
             labelTags[label.id] = stylist.apply(label.color.map { .foreground(hex: $0) } ?? .dim, to: "[\(label.id)]")
