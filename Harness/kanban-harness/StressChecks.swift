@@ -31,15 +31,32 @@ extension StressRunner {
         Dictionary(grouping: files.cardPaths, by: slug(ofCardPath:))
     }
 
-    /// What is wrong when `kanban list --all --json` does not print the same as with `KANBAN_INDEX=off` (nothing
-    /// when it does); `what` names what the first list used.
-    private func listDisagreement(with what: String) throws -> [String] {
-        let indexed = try runKanban(["list", "--all", "--json"])
-        let unindexed = try BoardProcesses.run(kanban, ["list", "--all", "--json"], in: board,
-                                               environment: environment.merging(["KANBAN_INDEX": "off"]) { $1 }, timeout: 120)
-        if !indexed.succeeded || !unindexed.succeeded { return ["kanban list --all --json: \(indexed.succeeded ? unindexed : indexed)"] }
-        if indexed.output != unindexed.output { return ["kanban list --all --json prints otherwise with \(what) than with KANBAN_INDEX=off"] }
-        return []
+    /// The read commands that take cards from the board index, each compared with its output with `KANBAN_INDEX=off`:
+    /// the whole board, and searches that the index decides from titles alone (a `title:` word rules cards out before
+    /// they are decoded) and with the bodies.
+    static let indexedReads: [[String]] = [["list", "--all", "--json"], ["search", "--json", "title:retitled"],
+                                          ["search", "--json", "retitled", "-title:seed"]]
+
+    /// What is wrong when one of ``indexedReads`` does not print the same as with `KANBAN_INDEX=off` (nothing when
+    /// each does); `what` names what the first run used.
+    private func readDisagreement(with what: String) throws -> [String] {
+        var problems: [String] = []
+        for arguments in Self.indexedReads {
+            let command = "kanban " + arguments.joined(separator: " ")
+            let indexed = try runKanban(arguments)
+            let unindexed = try BoardProcesses.run(kanban, arguments, in: board,
+                                                   environment: environment.merging(["KANBAN_INDEX": "off"]) { $1 }, timeout: 120)
+            // A search that finds nothing exits 1, as grep does; anything else is a failure.
+            func answered(_ outcome: ChildProcess.Outcome) -> Bool {
+                outcome.succeeded || (outcome.status == 1 && outcome.signal == nil && !outcome.timedOut && arguments[0] == "search")
+            }
+            if !answered(indexed) || !answered(unindexed) {
+                problems.append("\(command): \(answered(indexed) ? unindexed : indexed)")
+            } else if indexed.status != unindexed.status || indexed.output != unindexed.output {
+                problems.append("\(command) prints otherwise with \(what) than with KANBAN_INDEX=off")
+            }
+        }
+        return problems
     }
 
     /// While `kanban watch` (on inotify) still runs, after the workers: `list --all --json` trusting the watcher's
@@ -51,10 +68,10 @@ extension StressRunner {
         var rounds = 0
         // Twice: the first list may write the index with the monitor's first token, the second trusts it.
         for _ in 0..<2 {
-            check.problems += try listDisagreement(with: "the index and the monitor")
+            check.problems += try readDisagreement(with: "the index and the monitor")
             rounds += 1
         }
-        check.note = "list --all --json \(rounds) times while kanban watch ran, the same as with KANBAN_INDEX=off"
+        check.note = "list --all --json and two searches, \(rounds) times while kanban watch ran, the same as with KANBAN_INDEX=off"
         return check
     }
 
@@ -68,8 +85,8 @@ extension StressRunner {
         var index = StressCheck(name: "the board index agrees with the files")
         let doctorBefore = try runKanban(["doctor", "--json"])
         if doctorBefore.output.contains("\"index-disagrees\"") { index.problems.append("kanban doctor: \(doctorBefore.output)") }
-        index.problems += try listDisagreement(with: "the index")
-        index.note = "list --all --json the same with the index and without; doctor finds no entry that disagrees"
+        index.problems += try readDisagreement(with: "the index")
+        index.note = "list --all --json and two searches the same with the index and without; doctor finds no entry that disagrees"
         checks.append(index)
 
         var doctor = StressCheck(name: "kanban doctor reports no errors (after doctor --fix)")
