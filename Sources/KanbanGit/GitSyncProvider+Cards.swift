@@ -202,6 +202,7 @@ extension GitSyncProvider {
         }
         return false
     }
+
     /// Whether a commit message kanban wrote says the card `slug` was changed (moved, edited ...) and not added: a
     /// line `- <what> [slug]` of a message about several cards that is no `Add`, or the subject of a message about
     /// that card alone (`Card: slug` its only card trailer) that is no `Add`. False when the message does not say.

@@ -446,14 +446,16 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
                         stamp = file.path.withCString { FileStamp(name: $0 + listing.nameOffset, in: directory.descriptor) }
                     }
                 }
-                // A file the index does not know is read at once; its stamp comes from the descriptor it is read by.
-                if let stamp, let old, let section, old.stamp == stamp, indexing.index?.trusts(stamp) == true,
-                   let quickLook = indexing.quickLook, !section.withTitle(at: old.start, { $0.map(quickLook) ?? true }) {
+                // A trusted entry whose title rules the card out is left out before its card is made.
+                let isTrusted = stamp.map { old?.stamp == $0 && indexing.index?.trusts($0) == true } ?? false
+                if isTrusted, let old, let section, let quickLook = indexing.quickLook,
+                   !section.withTitle(at: old.start, { $0.map(quickLook) ?? true }) {
                     keys.initialize(slot, to: SortKey(failedSlot: slot))
                     report.reused.append(old.start)
                     continue
                 }
-                if let stamp, let old, let section, old.stamp == stamp, indexing.index?.trusts(stamp) == true,
+                // A file the index does not know is read at once; its stamp comes from the descriptor it is read by.
+                if isTrusted, let old, let section,
                    let card = section.card(at: old.start, file: file), labels.map({ card.labels.allSatisfy($0.contains) }) ?? true {
                     switch indexing.decide(card) {
                     case .keep(let extra):
