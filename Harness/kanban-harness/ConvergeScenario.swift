@@ -23,6 +23,11 @@ struct ConvergeScenario: Sendable {
     var cloneCount = 2
     var steps: [Step]
 
+    /// c0 and c1 each add a card titled "Twin", c1 a second later, in another column; c1 pulls c0's with
+    /// `git pull --no-rebase` (two files, one slug); c2's sync renames c1's card (created later); a second passes.
+    private static let twinRenamed: [Step] = [.act(0, .add(title: "Twin", column: "todo")), .pause(1.1), .act(1, .add(title: "Twin", column: "done")),
+                                              .sync(0, .kanban), .sync(1, .pullMerge), .sync(2, .kanban), .pause(1.1)]
+
     static let all: [ConvergeScenario] = [
         ConvergeScenario(name: "delete-vs-move", summary: "c0 deletes a card, c1 moves it; both sync",
                          steps: [.act(0, .delete("i-4")), .act(1, .move("i-4", to: "done")), .sync(0, .kanban), .sync(1, .kanban)]),
@@ -66,20 +71,17 @@ struct ConvergeScenario: Sendable {
         ConvergeScenario(name: "renamed-vs-archive",
                          summary: "c0 and c1 each add a card titled \"Twin\", c1 a second later, in another column; c1 pulls c0's with git pull --no-rebase (two files, one slug); c2's sync renames c1's card (created later); c1 archives it under its old slug and syncs (one card, archived, renamed)",
                          cloneCount: 3,
-                         steps: [.act(0, .add(title: "Twin", column: "todo")), .pause(1.1), .act(1, .add(title: "Twin", column: "done")),
-                                 .sync(0, .kanban), .sync(1, .pullMerge), .sync(2, .kanban), .pause(1.1), .act(1, .archive("c1-3")),
+                         steps: twinRenamed + [.act(1, .archive("c1-3")),
                                  .sync(1, .kanban)]),
         ConvergeScenario(name: "renamed-vs-delete",
                          summary: "as renamed-vs-archive, but c1 deletes its card under its old slug and syncs; c2 syncs (the renamed card is deleted)",
                          cloneCount: 3,
-                         steps: [.act(0, .add(title: "Twin", column: "todo")), .pause(1.1), .act(1, .add(title: "Twin", column: "done")),
-                                 .sync(0, .kanban), .sync(1, .pullMerge), .sync(2, .kanban), .pause(1.1), .act(1, .delete("c1-3")),
+                         steps: twinRenamed + [.act(1, .delete("c1-3")),
                                  .sync(1, .kanban), .sync(2, .kanban)]),
         ConvergeScenario(name: "renamed-vs-delete-then-edit",
                          summary: "as renamed-vs-delete, but c2, which renamed the card, appends a line to it after the delete, then both sync (the card stays, renamed, with the line)",
                          cloneCount: 3,
-                         steps: [.act(0, .add(title: "Twin", column: "todo")), .pause(1.1), .act(1, .add(title: "Twin", column: "done")),
-                                 .sync(0, .kanban), .sync(1, .pullMerge), .sync(2, .kanban), .pause(1.1), .act(1, .delete("c1-3")),
+                         steps: twinRenamed + [.act(1, .delete("c1-3")),
                                  .pause(1.1), .act(2, .append("c1-3")), .sync(1, .kanban), .sync(2, .kanban)]),
     ]
 
