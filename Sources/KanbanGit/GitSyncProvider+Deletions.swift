@@ -83,16 +83,19 @@ extension GitSyncProvider {
             }
             guard status.contains("D"), !status.contains("A") else { continue }
             let committed = Date(timeIntervalSince1970: seconds)
-            let stamped = lines.dropFirst().lazy.compactMap { line -> Date? in
-                let fields = line.split(separator: " ")
-                guard fields.count == 2, fields[0] == slug else { return nil }
-                return ISO8601.date(from: String(fields[1]))
-            }.first
+            let stamped = lines.dropFirst().lazy.compactMap { Self.deletionTime(of: slug, inTrailer: $0) }.first
             let deleted = min(stamped ?? (isLocal ? recordedDeletions()[slug] : nil) ?? committed, committed)
             latest = max(latest ?? deleted, deleted)
         }
         if let latest { return latest }
         return mergeDeletionTime(of: slug, on: tip, since: base)
+    }
+
+    /// The time a `Deleted:` trailer's value (`<slug> <time>`) gives for the card `slug`; nil for another card.
+    static func deletionTime(of slug: String, inTrailer value: Substring) -> Date? {
+        let fields = value.split(separator: " ")
+        guard fields.count == 2, fields[0] == slug else { return nil }
+        return ISO8601.date(from: String(fields[1]))
     }
 
     /// When a merge deleted the card `slug` on `tip` since `base`, no commit of one parent having removed it under
@@ -104,12 +107,7 @@ extension GitSyncProvider {
                                       "\(base)..\(tip)", "--"] + Self.pathspecs(ofCard: slug), readOnly: true),
               log.succeeded else { return nil }
         let records = String(decoding: log.output, as: UTF8.self).split(separator: "\0").map { $0.split(separator: "\n") }
-        let stamped = records.flatMap { $0.dropFirst() }.compactMap { line -> Date? in
-            let fields = line.split(separator: " ")
-            guard fields.count == 2, fields[0] == slug else { return nil }
-            return ISO8601.date(from: String(fields[1]))
-        }
-        if let latest = stamped.max() { return latest }
+        if let latest = records.flatMap({ $0.dropFirst() }).compactMap({ Self.deletionTime(of: slug, inTrailer: $0) }).max() { return latest }
         return records.first?.first.flatMap { TimeInterval(String($0)) }.map { Date(timeIntervalSince1970: $0) }
     }
 }
