@@ -19,9 +19,9 @@ enum MergeDriverCommand: KanbanCommand {
             the card, for a person to tidy. Two different cards added under one name on both sides become one file \
             holding the other card in a marked section, which 'kanban sync' or 'kanban doctor --fix' makes a card \
             of its own. The result replaces OURS. It always gives a card, with no conflict markers, except when \
-            the versions git gives it are of two different cards (their 'created' times differ: git took one card \
-            for another renamed): then it fails, leaving OURS as it was, so that git stops and 'kanban sync' merges \
-            the board card by card.
+            the versions git gives it are of two different cards (git took one card for another renamed: their \
+            'created' times differ, or the history holds the common version only under another card's name): then \
+            it fails, leaving OURS as it was, so that git stops and 'kanban sync' merges the board card by card.
             """,
         arguments: [
             .required("base", help: "The common ancestor's version (git's %O)."),
@@ -49,6 +49,12 @@ enum MergeDriverCommand: KanbanCommand {
                                   + "left as it was: run 'kanban sync' to merge the board card by card")
             return conflictStatus
         }
+        if !base.isEmpty, let path, let other = otherCardsPath(ofBase: arguments.argument("base") ?? "", resultPath: path, context) {
+            // The same, for two cards made in the same second: the common version was another card's file.
+            context.reportFailure("kanban merge-driver: \(name): git paired two different cards (the common version is '\(other)') as versions of one; "
+                                  + "left as it was: run 'kanban sync' to merge the board card by card")
+            return conflictStatus
+        }
         var note: String?
         let merged: [UInt8]
         if CardMerge.areTwoCards(base: base, ours: ours, theirs: theirs) {
@@ -72,6 +78,18 @@ enum MergeDriverCommand: KanbanCommand {
         }
         if let note, !context.isQuiet { context.errorOutput.writeLine("kanban merge-driver: \(name): \(note)") }
         return .success
+    }
+
+    /// Where the common version git gave the driver was another card's: one of the paths that held its bytes in the
+    /// repository's history, when none of them can be the card at `path` (their slugs differ, see
+    /// ``CardMerge/mayBeOneCard(path:path:)``). Nil when one can, and when git cannot say.
+    private static func otherCardsPath(ofBase base: String, resultPath path: String, _ context: CommandContext) -> String? {
+        guard let configuration = try? context.gitConfiguration(),
+              let paths = GitSyncProvider.paths(holdingBytesOf: context.absolute(base), in: context.currentDirectory, configuration: configuration),
+              !paths.isEmpty, !paths.contains(where: { CardMerge.mayBeOneCard(path: $0, path: path) }) else {
+            return nil
+        }
+        return paths[0]
     }
 
     /// Whether git is in the middle of a rebase in the current directory's repository.

@@ -178,5 +178,21 @@ extension SyncTests {
             let right = CardMerge.Version(modified: nil, columnRank: 1, bytes: [2])
             #expect(CardMerge.prefersOurs(left, right) != CardMerge.prefersOurs(right, left))
         }
+
+        @Test(arguments: [
+            ("cards/todo/fix-login.md", "cards/done/fix-login.md", true),
+            ("board/cards/todo/fix-login.md", "board/archive/2026-11-26-fix-login.md", true),
+            ("archive/2026-11-26-fix-login.md", "cards/todo/fix-login-2.md", true),
+            ("cards/todo/fix-login.md", "cards/todo/fix-login-t5ewzk.md", true),
+            ("cards/todo/shared-task-1.md", "cards/todo/shared-task-2.md", false),
+            ("cards/todo/shared-task-1.md", "cards/todo/shared-task-10.md", false),
+            ("cards/todo/fix-login.md", "archive/2026-11-26-fix-logout.md", false),
+            ("cards/todo/2026-11-26-fix-login.md", "cards/todo/fix-login.md", false),
+            ("archive/2026-1x-26-fix-login.md", "cards/todo/fix-login.md", false),
+        ])
+        func tellsWhetherTwoPathsCanBeOneCards(first: String, second: String, oneCard: Bool) {
+            #expect(CardMerge.mayBeOneCard(path: first, path: second) == oneCard)
+            #expect(CardMerge.mayBeOneCard(path: second, path: first) == oneCard)
+        }
     }
 }
