@@ -32,9 +32,10 @@ extension StressRunner {
     }
 
     /// The read commands that take cards from the board index, each compared with its output with `KANBAN_INDEX=off`:
-    /// the whole board, and searches that the index decides from titles alone (a `title:` word rules cards out before
-    /// they are decoded) and with the bodies.
-    static let indexedReads: [[String]] = [["list", "--all", "--json"], ["search", "--json", "title:retitled"],
+    /// the whole board (as JSON, from cards the index gives, and as text, listed from the index's bytes with no card
+    /// made when every entry holds), and searches that the index decides from titles alone (a `title:` word rules
+    /// cards out before they are decoded) and with the bodies.
+    static let indexedReads: [[String]] = [["list", "--all", "--json"], ["list", "--all"], ["search", "--json", "title:retitled"],
                                           ["search", "--json", "retitled", "-title:seed"]]
 
     /// What is wrong when one of ``indexedReads`` does not print the same as with `KANBAN_INDEX=off` (nothing when
@@ -71,7 +72,7 @@ extension StressRunner {
             check.problems += try readDisagreement(with: "the index and the monitor")
             rounds += 1
         }
-        check.note = "list --all --json and two searches, \(rounds) times while kanban watch ran, the same as with KANBAN_INDEX=off"
+        check.note = "list --all --json, list --all and two searches, \(rounds) times while kanban watch ran, the same as with KANBAN_INDEX=off"
         return check
     }
 
@@ -86,7 +87,7 @@ extension StressRunner {
         let doctorBefore = try runKanban(["doctor", "--json"])
         if doctorBefore.output.contains("\"index-disagrees\"") { index.problems.append("kanban doctor: \(doctorBefore.output)") }
         index.problems += try readDisagreement(with: "the index")
-        index.note = "list --all --json and two searches the same with the index and without; doctor finds no entry that disagrees"
+        index.note = "list --all --json, list --all and two searches the same with the index and without; doctor finds no entry that disagrees"
         checks.append(index)
 
         var doctor = StressCheck(name: "kanban doctor reports no errors (after doctor --fix)")

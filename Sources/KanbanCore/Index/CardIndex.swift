@@ -500,6 +500,31 @@ struct EntryReader {
         return .some(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + length)]))
     }
 
+    /// Where the parts a listing shows are, from the start of the entry, as offsets into the section; nil when
+    /// the entry does not decode (its labels are checked to fit, and are read again by ``EntryParts/labels(in:)``).
+    mutating func parts() -> (parts: EntryParts, stamp: FileStamp)? {
+        let start = offset
+        // Offsets are kept in 32 bits: a section past 2 GiB is listed by loading it.
+        guard end < Int(Int32.max), skipToStamp(), let stamp = stamp(), integer(UInt64.self) != nil, let flags = integer(UInt8.self),
+              integer(UInt64.self) != nil, integer(UInt64.self) != nil else { return nil }
+        let nameLength = Int(raw.loadUnaligned(fromByteOffset: start + 4, as: UInt16.self).littleEndian)
+        guard let title = stringRange(), let column = stringRange() else { return nil }
+        if flags & EntryLayout.Flag.hasColumnField != 0 { guard skipString() else { return nil } }
+        var position: Range<Int>?
+        if flags & EntryLayout.Flag.hasPosition != 0 { guard let range = stringRange() else { return nil }; position = range }
+        let labelsAt = offset
+        guard let labelCount = integer(UInt32.self), Int(labelCount) <= end - offset else { return nil }
+        for _ in 0..<labelCount { guard skipString() else { return nil } }
+        return (EntryParts(name: (start + 6)..<(start + 6 + nameLength), title: title, column: column, position: position, labelsAt: labelsAt),
+                stamp)
+    }
+
+    private mutating func stringRange() -> Range<Int>? {
+        guard let length = integer(UInt32.self).map(Int.init), offset + length <= end else { return nil }
+        defer { offset += length }
+        return offset..<(offset + length)
+    }
+
     /// The card, from the start of the entry; its path, slug and archive facts come from `file`.
     mutating func card(file: CardFile) -> Card? {
         guard skipToStamp(), stamp() != nil, integer(UInt64.self) != nil, let flags = integer(UInt8.self),
@@ -556,6 +581,49 @@ struct EntryReader {
             return .map(entries)
         default:
             return nil
+        }
+    }
+}
+
+/// Where the parts of an entry that a listing shows are in its section (see ``EntryReader/parts()``), small enough
+/// to keep one for each of a hundred thousand cards.
+struct EntryParts: Sendable {
+    private let nameStart: Int32, nameLength: Int32
+    private let titleStart: Int32, titleLength: Int32
+    private let columnStart: Int32, columnLength: Int32
+    /// -1: no position.
+    private let positionStart: Int32, positionLength: Int32
+    /// Where the label count is, the labels after it.
+    private let labelsAt: Int32
+
+    init(name: Range<Int>, title: Range<Int>, column: Range<Int>, position: Range<Int>?, labelsAt: Int) {
+        nameStart = Int32(name.lowerBound)
+        nameLength = Int32(name.count)
+        titleStart = Int32(title.lowerBound)
+        titleLength = Int32(title.count)
+        columnStart = Int32(column.lowerBound)
+        columnLength = Int32(column.count)
+        positionStart = Int32(position?.lowerBound ?? -1)
+        positionLength = Int32(position?.count ?? -1)
+        self.labelsAt = Int32(labelsAt)
+    }
+
+    /// The file name.
+    var name: Range<Int> { Int(nameStart)..<Int(nameStart + nameLength) }
+    var title: Range<Int> { Int(titleStart)..<Int(titleStart + titleLength) }
+    /// The `column` the card says (for an archived card, where it was).
+    var column: Range<Int> { Int(columnStart)..<Int(columnStart + columnLength) }
+    var position: Range<Int>? { positionLength < 0 ? nil : Int(positionStart)..<Int(positionStart + positionLength) }
+
+    /// Calls `body` with each label's bytes, in order (the entry was checked by ``EntryReader/parts()``).
+    func labels(in raw: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var offset = Int(labelsAt)
+        let count = Int(raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
+        offset += 4
+        for _ in 0..<count {
+            let length = Int(raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
+            body(UnsafeRawBufferPointer(rebasing: raw[(offset + 4)..<(offset + 4 + length)]))
+            offset += 4 + length
         }
     }
 }

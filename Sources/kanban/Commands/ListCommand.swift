@@ -26,9 +26,20 @@ enum ListCommand: KanbanCommand {
         for id in columns where board.column(withID: id) == nil {
             throw KanbanError(.columnNotFound, "no column '\(id)' on this board", candidates: board.columns.map(\.id))
         }
+        let labels = arguments.values("label")
+        // The board's index answers when it can for every card (no file to read, nothing to report): no card is made.
+        if !arguments.flag("json"),
+           let listing = try store.indexedListing(scope, columns: columns.isEmpty ? nil : Set(columns), labels: labels, board: board) {
+            KeptUntilExit.keep(listing)
+            let rows = IndexedRows(listing)
+            ChunkedText.write(count: rows.count, to: context.output, ListRenderer(rows: rows, board: board, stylist: context.stylist).lines(_:))
+            if rows.count == 0 && !context.isQuiet {
+                context.errorOutput.writeLine(scope == .archived ? "no archived cards" : "no cards")
+            }
+            return .success
+        }
         let snapshot = try store.load(scope, columns: columns.isEmpty ? nil : Set(columns))
         KeptUntilExit.keep(snapshot)
-        let labels = arguments.values("label")
         try board.requireFilterLabels(labels, carriedBy: snapshot.cards)
         // Filtering copies cards (a dozen reference-counted fields each): only when there is something to filter.
         let cards = labels.isEmpty ? snapshot.cards : snapshot.cards.filter { card in labels.allSatisfy(card.labels.contains) }
