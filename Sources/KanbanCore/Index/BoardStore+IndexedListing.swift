@@ -16,6 +16,8 @@ package struct IndexedListing: Sendable {
         package let column: String?
         let section: CardIndex.Section
         let rows: [EntryParts]
+        /// How many cards the directory gives, those without the labels asked for included.
+        package let unfilteredCount: Int
 
         package var count: Int { rows.count }
     }
@@ -36,8 +38,21 @@ package struct IndexedListing: Sendable {
     }
 
     package let groups: [Group]
+    /// Every column id in display order: the columns `board.md` declares, then directories it does not, by name
+    /// (as ``BoardSnapshot/columnIDs``).
+    package let columnIDs: [String]
 
     package var count: Int { groups.reduce(0) { $0 + $1.count } }
+
+    /// The card of row `row` of group `group`, without its body, as a load gives it.
+    package func card(group: Int, row: Int) -> Card {
+        let group = groups[group]
+        let start = group.rows[row].start
+        guard let name = group.section.name(at: start) else { preconditionFailure("an entry checked when listed") }
+        let file = group.column.map { CardFile.active(name: name, column: $0) } ?? CardFile.archived(name: name)
+        guard let card = group.section.card(at: start, file: file) else { preconditionFailure("an entry checked when listed") }
+        return card
+    }
 
     /// Calls `body` with row `row` of group `group`.
     package func withRow<R>(group: Int, row: Int, _ body: (Row) -> R) -> R {
@@ -89,9 +104,10 @@ extension BoardStore {
         let (directories, refusals) = columnDirectories(in: root)
         guard refusals.isEmpty else { return nil }
         var wantedSources: [(path: String, column: String?)] = []
+        let columnIDs = Self.columnOrder(board, directories: directories)
         if scope.contains(.active) {
             let present = Set(directories)
-            for column in Self.columnOrder(board, directories: directories) where present.contains(column) && columns?.contains(column) ?? true {
+            for column in columnIDs where present.contains(column) && columns?.contains(column) ?? true {
                 wantedSources.append(("cards/" + column, column))
             }
         }
@@ -128,15 +144,16 @@ extension BoardStore {
         let chunks = opened.enumerated().flatMap { number, item in
             stride(from: 0, to: item.section.count, by: 2_048).map { Chunk(source: number, entries: $0..<min(item.section.count, $0 + 2_048)) }
         }
-        let results = Mutex<[[EntryParts]?]>(Array(repeating: nil, count: chunks.count))
+        let results = Mutex<[(rows: [EntryParts], unfiltered: Int)?]>(Array(repeating: nil, count: chunks.count))
         let failed = Atomic<Bool>(false)
         DispatchQueue.concurrentPerform(iterations: chunks.count) { number in
             guard !failed.load(ordering: .relaxed) else { return }
             let chunk = chunks[number]
             let (directory, section, vouched) = opened[chunk.source]
             let isArchive = sources[chunk.source].column == nil
-            let rows = section.bytes.withUnsafeBytes { raw -> [EntryParts]? in
+            let rows = section.bytes.withUnsafeBytes { raw -> (rows: [EntryParts], unfiltered: Int)? in
                 var rows: [EntryParts] = []
+                var unfiltered = 0
                 rows.reserveCapacity(chunk.entries.count)
                 var name: [CChar] = []
                 for start in section.starts[chunk.entries] {
@@ -155,11 +172,12 @@ extension BoardStore {
                         if !declared.contains(String(decoding: label, as: UTF8.self)) { undeclared = true }
                     }
                     guard !undeclared else { return nil }
-                    guard !carried.contains(false) else { continue }
                     if isArchive, let archivedColumns, !archivedColumns.contains(Array(raw[parts.column])) { continue }
+                    unfiltered += 1
+                    guard !carried.contains(false) else { continue }
                     rows.append(parts)
                 }
-                return rows
+                return (rows, unfiltered)
             }
             guard let rows else {
                 failed.store(true, ordering: .relaxed)
@@ -170,9 +188,11 @@ extension BoardStore {
         guard !failed.load(ordering: .relaxed) else { return nil }
         let gathered = results.withLock { $0 }
         var rowsBySource = Array(repeating: [EntryParts](), count: opened.count)
+        var unfiltered = Array(repeating: 0, count: opened.count)
         for (number, chunk) in chunks.enumerated() {
-            guard let rows = gathered[number] else { return nil }
-            rowsBySource[chunk.source] += rows
+            guard let gathered = gathered[number] else { return nil }
+            rowsBySource[chunk.source] += gathered.rows
+            unfiltered[chunk.source] += gathered.unfiltered
         }
         let sorted = Mutex(rowsBySource)
         DispatchQueue.concurrentPerform(iterations: opened.count) { number in
@@ -184,9 +204,9 @@ extension BoardStore {
             sorted.withLock { $0[number] = rows }
         }
         let groups = sorted.withLock { $0 }.enumerated().map { number, rows in
-            IndexedListing.Group(column: sources[number].column, section: opened[number].section, rows: rows)
+            IndexedListing.Group(column: sources[number].column, section: opened[number].section, rows: rows, unfilteredCount: unfiltered[number])
         }
-        return IndexedListing(groups: groups)
+        return IndexedListing(groups: groups, columnIDs: columnIDs)
     }
 
     /// Sorts one directory's rows as ``Card/precedes(_:_:)`` orders cards (archived ones by file name): by position,

@@ -515,8 +515,32 @@ struct EntryReader {
         let labelsAt = offset
         guard let labelCount = integer(UInt32.self), Int(labelCount) <= end - offset else { return nil }
         for _ in 0..<labelCount { guard skipString() else { return nil } }
-        return (EntryParts(name: (start + 6)..<(start + 6 + nameLength), title: title, column: column, position: position, labelsAt: labelsAt),
+        // The fields are walked too, so that ``card(file:)`` of this entry cannot fail.
+        guard let fieldCount = integer(UInt32.self), Int(fieldCount) <= end - offset else { return nil }
+        for _ in 0..<fieldCount { guard skipString(), skipValue(depth: 0) else { return nil } }
+        return (EntryParts(start: start, name: (start + 6)..<(start + 6 + nameLength), title: title, column: column, position: position,
+                           labelsAt: labelsAt),
                 stamp)
+    }
+
+    /// Moves past one field value, checking it as ``value(depth:)`` does, without making it.
+    private mutating func skipValue(depth: Int) -> Bool {
+        guard depth < 64, let tag = integer(UInt8.self) else { return false }
+        switch tag {
+        case 0:
+            guard let style = integer(UInt8.self), Int(style) < Self.styles.count else { return false }
+            return skipString()
+        case 1:
+            guard let count = integer(UInt32.self), Int(count) <= end - offset else { return false }
+            for _ in 0..<count { guard skipValue(depth: depth + 1) else { return false } }
+            return true
+        case 2:
+            guard let count = integer(UInt32.self), Int(count) <= end - offset else { return false }
+            for _ in 0..<count { guard skipString(), skipValue(depth: depth + 1) else { return false } }
+            return true
+        default:
+            return false
+        }
     }
 
     private mutating func stringRange() -> Range<Int>? {
@@ -588,6 +612,8 @@ struct EntryReader {
 /// Where the parts of an entry that a listing shows are in its section (see ``EntryReader/parts()``), small enough
 /// to keep one for each of a hundred thousand cards.
 struct EntryParts: Sendable {
+    /// Where the entry starts.
+    private let entryStart: Int32
     private let nameStart: Int32, nameLength: Int32
     private let titleStart: Int32, titleLength: Int32
     private let columnStart: Int32, columnLength: Int32
@@ -596,7 +622,8 @@ struct EntryParts: Sendable {
     /// Where the label count is, the labels after it.
     private let labelsAt: Int32
 
-    init(name: Range<Int>, title: Range<Int>, column: Range<Int>, position: Range<Int>?, labelsAt: Int) {
+    init(start: Int, name: Range<Int>, title: Range<Int>, column: Range<Int>, position: Range<Int>?, labelsAt: Int) {
+        entryStart = Int32(start)
         nameStart = Int32(name.lowerBound)
         nameLength = Int32(name.count)
         titleStart = Int32(title.lowerBound)
@@ -608,6 +635,7 @@ struct EntryParts: Sendable {
         self.labelsAt = Int32(labelsAt)
     }
 
+    var start: Int { Int(entryStart) }
     /// The file name.
     var name: Range<Int> { Int(nameStart)..<Int(nameStart + nameLength) }
     var title: Range<Int> { Int(titleStart)..<Int(titleStart + titleLength) }

@@ -35,19 +35,30 @@ enum BoardCommand: KanbanCommand {
         let store = try context.store()
         let requestedColumns = arguments.values("column")
         let requestedLabels = arguments.values("label")
+        // The columns shown: those asked for, else every declared one and any other directory holding a card.
+        func shownColumns(of columnIDs: [String], board: Board, occupied: Set<String>) throws -> [String] {
+            // Undeclared directories count as columns too: the cards in them are on the board.
+            for id in requestedColumns where !columnIDs.contains(id) {
+                throw KanbanError(.columnNotFound, "no column '\(id)' on this board", candidates: columnIDs)
+            }
+            return columnIDs.filter { id in
+                requestedColumns.isEmpty ? board.column(withID: id) != nil || occupied.contains(id) : requestedColumns.contains(id)
+            }
+        }
+        // As JSON, straight from the board's index when it answers for every card (as `list` does).
+        if arguments.flag("json"), case let board = try store.loadBoard(),
+           let listing = try store.indexedListing(.active, columns: requestedColumns.isEmpty ? nil : Set(requestedColumns),
+                                                  labels: requestedLabels, board: board) {
+            KeptUntilExit.keep(listing)
+            let occupied = Set(listing.groups.filter { $0.unfilteredCount > 0 }.compactMap(\.column))
+            JSONCardArrayWriter.writeBoard(listing, board: board, columns: try shownColumns(of: listing.columnIDs, board: board, occupied: occupied),
+                                           to: context.output)
+            return .success
+        }
         var snapshot = try store.load(.active, columns: requestedColumns.isEmpty ? nil : Set(requestedColumns))
         let board = snapshot.board
-
-        // Undeclared directories count as columns too: the cards in them are on the board.
-        for id in requestedColumns where !snapshot.columnIDs.contains(id) {
-            throw KanbanError(.columnNotFound, "no column '\(id)' on this board", candidates: snapshot.columnIDs)
-        }
+        let columnIDs = try shownColumns(of: snapshot.columnIDs, board: board, occupied: Set(snapshot.cards.map(\.column)))
         try board.requireFilterLabels(requestedLabels, carriedBy: snapshot.cards)
-
-        let occupied = Set(snapshot.cards.map(\.column))
-        let columnIDs = snapshot.columnIDs.filter { id in
-            requestedColumns.isEmpty ? board.column(withID: id) != nil || occupied.contains(id) : requestedColumns.contains(id)
-        }
         snapshot.cards.removeAll { card in !requestedLabels.allSatisfy(card.labels.contains) }
         context.warn(snapshot.diagnostics)
 

@@ -27,10 +27,14 @@ enum ListCommand: KanbanCommand {
             throw KanbanError(.columnNotFound, "no column '\(id)' on this board", candidates: board.columns.map(\.id))
         }
         let labels = arguments.values("label")
-        // The board's index answers when it can for every card (no file to read, nothing to report): no card is made.
-        if !arguments.flag("json"),
-           let listing = try store.indexedListing(scope, columns: columns.isEmpty ? nil : Set(columns), labels: labels, board: board) {
+        // The board's index answers when it can for every card (no file to read, nothing to report): the text is
+        // written from its bytes, and the JSON from cards made a run at a time, never all at once.
+        if let listing = try store.indexedListing(scope, columns: columns.isEmpty ? nil : Set(columns), labels: labels, board: board) {
             KeptUntilExit.keep(listing)
+            if arguments.flag("json") {
+                JSONCardArrayWriter.write(listing, to: context.output)
+                return .success
+            }
             let rows = IndexedRows(listing)
             ChunkedText.write(count: rows.count, to: context.output, ListRenderer(rows: rows, board: board, stylist: context.stylist).lines(_:))
             if rows.count == 0 && !context.isQuiet {

@@ -136,7 +136,25 @@ enum JSONCardArrayWriter {
     private static func write<Element: Sendable>(_ elements: [Element], at indices: [Int]? = nil, to output: BufferedOutput,
                                                  indent: Int, terminator: String, includeBody: Bool = false,
                                                  card: @Sendable (UnsafePointer<Element>) -> UnsafePointer<Card>) {
-        let count = indices?.count ?? elements.count
+        write(count: indices?.count ?? elements.count, to: output, indent: indent, terminator: terminator, includeBody: includeBody) { index, body in
+            elements.withUnsafeBufferPointer { elements in body(card(elements.baseAddress! + (indices?[index] ?? index))) }
+        }
+    }
+
+    /// Writes the array of the cards of `listing` (made from the board index's entries a run at a time, never all
+    /// at once) and a line feed.
+    static func write(_ listing: IndexedListing, to output: BufferedOutput) {
+        let places = listing.groups.indices.flatMap { group in (0..<listing.groups[group].count).map { (group, $0) } }
+        write(count: places.count, to: output, indent: 0, terminator: "\n") { index, body in
+            let card = listing.card(group: places[index].0, row: places[index].1)
+            withUnsafePointer(to: card) { body($0) }
+        }
+    }
+
+    /// Writes a pretty JSON array, as a value `indent` levels in, of `count` cards, each given by `withCard`, then
+    /// `terminator`; made on every core a run of cards at a time.
+    private static func write(count: Int, to output: BufferedOutput, indent: Int, terminator: String, includeBody: Bool = false,
+                              withCard: @Sendable (Int, (UnsafePointer<Card>) -> Void) -> Void) {
         guard count > 0 else {
             output.write("[]" + terminator)
             return
@@ -149,12 +167,9 @@ enum JSONCardArrayWriter {
             var text = ""
             text.reserveCapacity(range.count * 400)
             let layout = CardJSONLayout(pretty: true, indent: indent + 1)
-            elements.withUnsafeBufferPointer { elements in
-                for index in range {
-                    text += index == 0 ? first : next
-                    JSON.appendCard(card(elements.baseAddress! + (indices?[index] ?? index)), includeBody: includeBody, to: &text,
-                                    layout: layout)
-                }
+            for index in range {
+                text += index == 0 ? first : next
+                withCard(index) { JSON.appendCard($0, includeBody: includeBody, to: &text, layout: layout) }
             }
             if range.upperBound == count { text += closing }
             return text
@@ -164,15 +179,32 @@ enum JSONCardArrayWriter {
     /// Writes `board --json`, the text `JSON(snapshot:columns:).rendered()` gives, with each column's cards written
     /// as `list --json`'s are: no tree of a hundred thousand cards.
     static func writeBoard(_ snapshot: BoardSnapshot, columns: [String], to output: BufferedOutput) {
-        let board = snapshot.board
         var positions: [String: [Int]] = [:]
         for (index, card) in snapshot.cards.enumerated() where !card.isArchived { positions[card.column, default: []].append(index) }
+        writeBoard(snapshot.board, columns: columns, to: output) { id, indent, terminator in
+            write(snapshot.cards, at: positions[id] ?? [], to: output, indent: indent, terminator: terminator) { $0 }
+        }
+    }
+
+    /// The same, for the board's active cards as its index holds them.
+    static func writeBoard(_ listing: IndexedListing, board: Board, columns: [String], to output: BufferedOutput) {
+        writeBoard(board, columns: columns, to: output) { id, indent, terminator in
+            let group = listing.groups.firstIndex { $0.column == id }
+            write(count: group.map { listing.groups[$0].count } ?? 0, to: output, indent: indent, terminator: terminator) { index, body in
+                let card = listing.card(group: group!, row: index)
+                withUnsafePointer(to: card) { body($0) }
+            }
+        }
+    }
+
+    /// `board --json` with `cards(id, indent, terminator)` writing the array of column `id`'s cards.
+    private static func writeBoard(_ board: Board, columns: [String], to output: BufferedOutput, cards: (String, Int, String) -> Void) {
         output.write("{\n  \"columns\": ")
         if columns.isEmpty { output.write("[]") }
         for (number, id) in columns.enumerated() {
             let column = board.column(withID: id)
             output.write((number == 0 ? "[\n" : ",\n") + "    {\n      \"cards\": ")
-            write(snapshot.cards, at: positions[id] ?? [], to: output, indent: 3, terminator: ",\n") { $0 }
+            cards(id, 3, ",\n")
             var tail = "      \"collapsed\": " + ((column?.isCollapsed ?? false) ? "true" : "false") + ",\n      \"id\": "
             JSON.quote(id, into: &tail)
             tail += ",\n      \"name\": "

@@ -11,18 +11,24 @@ enum VisibleControls {
         guard let base = bytes.baseAddress else { return false }
         var index = 0
         let count = bytes.count
-        while index + 8 <= count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            // A byte below 0x20 (or 0x7F, or 0xC2 that may start a C1 control) in the word: look closer.
-            let low = (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
-            if low != 0 || hasByte(word, 0x7F) || hasByte(word, 0xC2) { break }
-            index += 8
-        }
-        while index < count {
+        func isControl(at index: Int) -> Bool {
             let byte = base[index]
             if byte < 0x20 && byte != 0x0A && byte != 0x09 { return true }
             if byte == 0x7F { return true }
-            if byte == 0xC2, index + 1 < count, base[index + 1] >= 0x80, base[index + 1] <= 0x9F { return true }
+            return byte == 0xC2 && index + 1 < count && base[index + 1] >= 0x80 && base[index + 1] <= 0x9F
+        }
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // A byte below 0x20 (a line feed, most often), 0x7F, or 0xC2 that may start a C1 control: look at these
+            // eight bytes one by one, then go on eight at a time.
+            let low = (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
+            if low != 0 || hasByte(word, 0x7F) || hasByte(word, 0xC2) {
+                for offset in index..<(index + 8) where isControl(at: offset) { return true }
+            }
+            index += 8
+        }
+        while index < count {
+            if isControl(at: index) { return true }
             index += 1
         }
         return false

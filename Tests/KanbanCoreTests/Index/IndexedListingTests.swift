@@ -83,6 +83,14 @@ import Testing
                         let cards = try store.load(scope, columns: columns).cards.filter { card in labels.allSatisfy(card.labels.contains) }
                         #expect(rows(listing) == rows(cards), "\(scope) \(columns ?? []) \(labels)")
                         #expect(listing.count == cards.count)
+                        // The cards the JSON is written from, and what `board --json` needs besides.
+                        let made = listing.groups.indices.flatMap { group in (0..<listing.groups[group].count).map { listing.card(group: group, row: $0) } }
+                        #expect(made == cards, "\(scope) \(columns ?? []) \(labels)")
+                        let snapshot = try store.load(scope, columns: columns)
+                        #expect(listing.columnIDs == snapshot.columnIDs)
+                        for group in listing.groups {
+                            #expect(group.unfilteredCount == snapshot.cards.filter { ($0.isArchived ? nil : $0.column) == group.column }.count)
+                        }
                     }
                 }
             }
