@@ -129,6 +129,8 @@ extension GitSyncProvider {
         var removals: [CardFileChange] = []
         var additions: [CardFileChange] = []
         var parentCounts: [String: Int] = [:]
+        // What each commit did to the card's files against each parent: removed, added, and changed in place.
+        var diffs: [(removed: [CardFileChange], added: [CardFileChange], changed: [(old: CardFileChange, new: CardFileChange)])] = []
         for line in log.lines {
             let hashes = line.split(separator: " ").map(String.init)
             guard let commit = hashes.first else { continue }
@@ -138,22 +140,45 @@ extension GitSyncProvider {
                                               readOnly: true), diff.succeeded else { continue }
                 var removed: [CardFileChange] = []
                 var added: [CardFileChange] = []
+                var changed: [(old: CardFileChange, new: CardFileChange)] = []
                 for change in diff.lines {
                     // `:<old mode> <new mode> <old object> <new object> <status>\t<path>`
                     let fields = change.split(separator: "\t", maxSplits: 1)
                     let header = fields.first?.split(separator: " ") ?? []
                     guard fields.count == 2, header.count == 5 else { continue }
                     let path = String(fields[1])
-                    if header[4] == "D" {
-                        removed.append(CardFileChange(commit: commit, parent: parent, path: path, object: String(header[2])))
-                    } else if header[4] == "A" {
-                        added.append(CardFileChange(commit: commit, parent: parent, path: path, object: String(header[3])))
+                    let old = CardFileChange(commit: commit, parent: parent, path: path, object: String(header[2]))
+                    let new = CardFileChange(commit: commit, parent: parent, path: path, object: String(header[3]))
+                    switch header[4] {
+                    case "D": removed.append(old)
+                    case "A": added.append(new)
+                    case "M": changed.append((old, new))
+                    default: break
                     }
                 }
-                // A delete and an add is a move, not a delete.
-                if added.isEmpty { removals += removed }
-                if removed.isEmpty { additions += added }
+                diffs.append((removed, added, changed))
             }
+        }
+        // A delete and an add of one card is a move, not a delete. But the slug can pass to another card in the
+        // commit that removes this one (a merge that deleted the card while another card took its slug, in another
+        // column or in its very file): told apart by `created`, which copies of one card share, that is a removal
+        // of the one card and an add of the other (converge 20x1000 seed 15: a label lost from a card kept over a
+        // delete).
+        let objects = diffs.flatMap { diff -> [String] in
+            diff.removed.isEmpty || diff.added.isEmpty ? diff.changed.flatMap { [$0.old.object, $0.new.object] }
+                : (diff.removed + diff.added).map(\.object) + diff.changed.flatMap { [$0.old.object, $0.new.object] }
+        }
+        let created = ((try? blobs(Set(objects))) ?? [:]).mapValues { BoardMerge.createdTime($0) }
+        /// Whether two versions may be of one card: the same `created`, or one without it (nothing tells them apart).
+        func mayBeOneCard(_ first: CardFileChange, _ second: CardFileChange) -> Bool {
+            guard let left = created[first.object] ?? nil, let right = created[second.object] ?? nil else { return true }
+            return left == right
+        }
+        for diff in diffs {
+            removals += diff.removed.filter { removed in !diff.added.contains { mayBeOneCard(removed, $0) } }
+            removals += diff.changed.filter { !mayBeOneCard($0.old, $0.new) }.map(\.old)
+            // Only an add with nothing removed can bring this card (back): the other card's arrival brings nothing.
+            if diff.removed.isEmpty { additions += diff.added }
         }
         guard !removals.isEmpty else { return [] }
         let parents = Set(removals.map(\.parent)).sorted()
@@ -216,28 +241,18 @@ extension GitSyncProvider {
     }
 
     /// The slugs of the cards the branch `tip` removed in some commit since `base` (for a merge, against some parent),
-    /// a move (a card removed and added in one commit) not counted: one `git log` for the whole board, so that the
-    /// cards a side never deleted cost ``versionsBeforeDelete(of:on:since:mergingInto:)`` nothing. Nil when git fails.
+    /// a move among them (a card removed and added in one commit: by paths alone it cannot be told from a card that
+    /// gave its slug to another, which ``versionsBeforeDelete(of:on:since:mergingInto:)`` tells by content): one
+    /// `git log` for the whole board, so that the cards a side never removed cost that nothing. Nil when git fails.
     func slugsRemoved(on tip: String, since base: String) -> Set<String>? {
         guard let log = try? git.run(["log", "--full-history", "-m", "--no-renames", "--relative", "--name-status", "--format=%H", "\(base)..\(tip)",
                                       "--", "cards", "archive"], readOnly: true), log.succeeded else { return nil }
         var slugs: Set<String> = []
-        var removed: Set<String> = [], added: Set<String> = []
-        // One group of changes per commit, and per parent of a merge (`-m` shows a merge once for each).
-        func endGroup() {
-            slugs.formUnion(removed.subtracting(added))
-            (removed, added) = ([], [])
-        }
         for line in log.lines {
             let fields = line.split(separator: "\t", maxSplits: 1)
-            guard fields.count == 2 else {
-                if !line.isEmpty { endGroup() }
-                continue
-            }
-            guard let slug = BoardPath(String(fields[1]))?.card?.slug else { continue }
-            if fields[0] == "D" { removed.insert(slug) } else if fields[0] == "A" { added.insert(slug) }
+            guard fields.count == 2, fields[0] == "D", let slug = BoardPath(String(fields[1]))?.card?.slug else { continue }
+            slugs.insert(slug)
         }
-        endGroup()
         return slugs
     }
 

@@ -802,6 +802,58 @@ extension GitTests {
             }
         }
 
+        /// A card kept over a delete gets back what a side had made of it before the delete also when the merge that
+        /// deleted it on that side gave its slug to another card (made earlier, so it keeps the slug): in another
+        /// column, or in the card's very file. That merge removed the card though its slug stays (converge 20x1000
+        /// seed 15: a label lost from a card kept over a delete).
+        @Test(arguments: [false, true])
+        func aChangeMadeBeforeADeleteIsKeptWhenTheDeletingMergeGaveTheSlugToAnotherCard(sameFile: Bool) throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben, cleo) = try threeClones(workspace)
+                let dana = try workspace.makeClone(of: workspace.root + "/remote.git", named: "dana", author: "Dana Lee")
+                try require(["git-setup"], in: dana, workspace)
+                func card(created: String, modified: String, column: String, labels: String, body: String) -> String {
+                    "---\ntitle: Task\ncolumn: \(column)\nposition: n\ncreated: 2026-01-01T09:00:\(created)Z\nmodified: 2026-01-01T09:00:\(modified)Z\n"
+                        + "labels: [\(labels)]\n---\n\n\(body)\n"
+                }
+                func commit(_ text: String, to path: String, in clone: String, _ message: String) throws {
+                    try workspace.write(text, to: clone + "/" + path)
+                    try workspace.git(["add", "--all"], in: clone)
+                    try workspace.git(["commit", "--quiet", "-m", message], in: clone)
+                }
+                // Dana's "Task", made first, not pushed yet: in Done, or where Ana's will be.
+                let danasPath = sameFile ? "cards/todo/task.md" : "cards/done/task.md"
+                try commit(card(created: "00", modified: "00", column: sameFile ? "todo" : "done", labels: "", body: "Dana's plan."),
+                           to: danasPath, in: dana, "Add a task")
+                // Ana's "Task", made later, pushed; Ben and Cleo pull it.
+                try commit(card(created: "05", modified: "05", column: "todo", labels: "", body: "Ana's plan."), to: "cards/todo/task.md", in: ana, "Add a task")
+                try workspace.git(["push", "--quiet"], in: ana)
+                for clone in [ben, cleo] { try workspace.git(["pull", "--quiet"], in: clone) }
+                // Ben labels it at 09:00:10 and commits; Cleo deletes it at 09:00:20 and pushes.
+                try commit(card(created: "05", modified: "10", column: "todo", labels: "ui", body: "Ana's plan."), to: "cards/todo/task.md", in: ben, "Label")
+                try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: cleo)
+                try workspace.git(["commit", "--quiet", "-m", "Delete \"Task\"\n\nDeleted: task 2026-01-01T09:00:20Z"], in: cleo)
+                try workspace.git(["push", "--quiet"], in: cleo)
+                // Dana's card arrives; Ben's merge deletes Ana's card (the delete is later than his label), and
+                // Dana's takes its slug there.
+                try require(["sync"], in: dana, workspace)
+                try require(["sync"], in: ben, workspace)
+                // Ana archives her card now, after the delete: that keeps it, with Ben's label.
+                try require(["archive", "cards/todo/task.md"], in: ana, workspace)
+                for clone in [ana, ben, cleo, dana, ana, ben] { try require(["sync"], in: clone, workspace) }
+
+                for clone in [ana, ben, cleo, dana] {
+                    let files = try cardFiles(in: clone)
+                    let archived = files.filter { $0.hasPrefix("archive/") }
+                    #expect(files.contains(danasPath) && archived.count == 1 && files.count == 2, "\(clone): \(files)")
+                    guard let kept = archived.first else { continue }
+                    let text = try workspace.read(clone + "/" + kept)
+                    #expect(text.contains("Ana's plan.") && text.contains("labels: [ui]"), "\(clone): \(text)")
+                    #expect(try workspace.read(clone + "/" + danasPath).contains("Dana's plan."))
+                }
+            }
+        }
+
         /// Each clone holds Ana's card, untouched by Ben's, and Ben's under its new slug with `line` after his plan, or,
         /// when `line` is nil, not at all.
         private func expectBensCard(_ renamed: String, keptWith line: String?, in clones: [String], _ workspace: GitWorkspace,
