@@ -13,7 +13,7 @@ enum StressHarness {
         labels or body, move to a column, reorder, archive, unarchive, delete, about a third with --commit, half of
         them on cards other workers touch too. Then waits until the watcher has printed nothing for 3 s (or three
         polling intervals, if longer; at most 60 s or ten times that), stops it with SIGTERM, runs
-        'kanban doctor --fix', and checks: the board index agrees with the files (list and two searches print what
+        'kanban doctor --fix', and checks: the board index agrees with the files (list as JSON and as text and two searches print what
         they print with KANBAN_INDEX=off, before the fix; and, with inotify, while the watcher's board monitor still
         answers); no card lost; no
         card twice and none that should not exist; kanban doctor reports no errors; no temporary file or journal
