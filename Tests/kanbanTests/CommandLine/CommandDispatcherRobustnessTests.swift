@@ -13,20 +13,8 @@ import Testing
         "--" + String(repeating: "y", count: 5_000),
     ]
 
-    /// SplitMix64, so that every run tries the same lines.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func neverTrapsOnRandomLines() throws {
-        var generator = Generator(state: 42)
+        var generator = SeededGenerator(seed: 42)
         let dispatcher = SampleCommands.dispatcher
         for _ in 0..<3_000 {
             let count = Int.random(in: 0...6, using: &generator)
@@ -48,7 +36,7 @@ import Testing
     }
 
     @Test func neverTrapsOnOddText() {
-        var generator = Generator(state: 7)
+        var generator = SeededGenerator(seed: 7)
         let pieces = [
             "a", " ", "\n", "\u{1B}", "[", "3", "m", "\u{301}", "日", "👨‍👩‍👧", "🇫", "\u{200D}", "\t", "…", "\u{7}", "]",
         ]

@@ -8,7 +8,7 @@ import Testing
     /// control (`C2 80`–`C2 9F`), at every offset a word of eight can put it.
     @Test(arguments: [1, 2, 3] as [UInt64])
     func theQuickCheckAgreesWithEscaping(seed: UInt64) {
-        var random = Generator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let plain: [[UInt8]] = [Array("abc".utf8), [0x0A], [0x09], Array("é".utf8), Array(" \"x\": ".utf8), [0xC2, 0xA0], [0xC3, 0x82]]
         let controls: [[UInt8]] = [[0x1B], [0x07], [0x00], [0x7F], [0xC2, 0x9B], [0xC2, 0x80], [0x0D]]
         for _ in 0..<2_000 {
@@ -23,18 +23,6 @@ import Testing
                 let changes = VisibleControls.escaped(buffer, keepingStyles: false) != bytes
                 #expect(VisibleControls.needsEscaping(buffer) == changes, "\(bytes)")
             }
-        }
-    }
-
-    struct Generator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
         }
     }
 }
