@@ -14,6 +14,8 @@ package struct IndexedListing: Sendable {
     package struct Group: Sendable {
         /// The column of `cards/<column>`; nil for the archive.
         package let column: String?
+        /// The directory, relative to the board: `cards/<column>` or `archive`.
+        package var directory: String { column.map { "cards/" + $0 } ?? "archive" }
         let section: CardIndex.Section
         let rows: [EntryParts]
         /// How many cards the directory gives, those without the labels asked for included.
@@ -31,9 +33,30 @@ package struct IndexedListing: Sendable {
         fileprivate let parts: EntryParts
         fileprivate let raw: UnsafeRawBufferPointer
 
+        /// The file name.
+        package var name: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: raw[parts.name]) }
+        /// The card's `column` (for an archived card, the column it was archived from).
+        package var column: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: raw[parts.column]) }
+        package var position: UnsafeRawBufferPointer? { parts.position.map { UnsafeRawBufferPointer(rebasing: raw[$0]) } }
+        package var created: Date? { date(at: parts.flagsAt + 1, flag: EntryLayout.Flag.hasCreated) }
+        package var modified: Date? { date(at: parts.flagsAt + 9, flag: EntryLayout.Flag.hasModified) }
+        /// Whether the card has fields besides the ones kanban knows.
+        package var hasFields: Bool { raw.loadUnaligned(fromByteOffset: parts.fieldsAt, as: UInt32.self) != 0 }
+
+        /// The card's other fields, as ``Card/fields``.
+        package func fields() -> [YAMLMapEntry] {
+            var reader = EntryReader(raw, at: parts.start)
+            return reader.fields(at: parts.fieldsAt)
+        }
+
         /// Calls `body` with each label's bytes, in the card's order.
         package func forEachLabel(_ body: (UnsafeRawBufferPointer) -> Void) {
             parts.labels(in: raw, body)
+        }
+
+        private func date(at offset: Int, flag: UInt8) -> Date? {
+            guard raw[parts.flagsAt] & flag != 0 else { return nil }
+            return Date(timeIntervalSince1970: Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))))
         }
     }
 
@@ -43,16 +66,6 @@ package struct IndexedListing: Sendable {
     package let columnIDs: [String]
 
     package var count: Int { groups.reduce(0) { $0 + $1.count } }
-
-    /// The card of row `row` of group `group`, without its body, as a load gives it.
-    package func card(group: Int, row: Int) -> Card {
-        let group = groups[group]
-        let start = group.rows[row].start
-        guard let name = group.section.name(at: start) else { preconditionFailure("an entry checked when listed") }
-        let file = group.column.map { CardFile.active(name: name, column: $0) } ?? CardFile.archived(name: name)
-        guard let card = group.section.card(at: start, file: file) else { preconditionFailure("an entry checked when listed") }
-        return card
-    }
 
     /// Calls `body` with row `row` of group `group`.
     package func withRow<R>(group: Int, row: Int, _ body: (Row) -> R) -> R {

@@ -515,12 +515,25 @@ struct EntryReader {
         let labelsAt = offset
         guard let labelCount = integer(UInt32.self), Int(labelCount) <= end - offset else { return nil }
         for _ in 0..<labelCount { guard skipString() else { return nil } }
-        // The fields are walked too, so that ``card(file:)`` of this entry cannot fail.
+        // The fields are walked too, so that ``card(file:)`` and ``fields(at:)`` of this entry cannot fail.
+        let fieldsAt = offset
         guard let fieldCount = integer(UInt32.self), Int(fieldCount) <= end - offset else { return nil }
         for _ in 0..<fieldCount { guard skipString(), skipValue(depth: 0) else { return nil } }
         return (EntryParts(start: start, name: (start + 6)..<(start + 6 + nameLength), title: title, column: column, position: position,
-                           labelsAt: labelsAt),
+                           labelsAt: labelsAt, fieldsAt: fieldsAt),
                 stamp)
+    }
+
+    /// The fields, read from `fieldsAt` (an entry checked by ``parts()``).
+    mutating func fields(at fieldsAt: Int) -> [YAMLMapEntry] {
+        offset = fieldsAt
+        guard let count = integer(UInt32.self) else { return [] }
+        var fields: [YAMLMapEntry] = []
+        for _ in 0..<count {
+            guard let key = string(), let value = value(depth: 0) else { return fields }
+            fields.append(YAMLMapEntry(key: key, value: value))
+        }
+        return fields
     }
 
     /// Moves past one field value, checking it as ``value(depth:)`` does, without making it.
@@ -621,8 +634,11 @@ struct EntryParts: Sendable {
     private let positionStart: Int32, positionLength: Int32
     /// Where the label count is, the labels after it.
     private let labelsAt: Int32
+    /// Where the field count is, the fields after it.
+    private let fieldsStart: Int32
 
-    init(start: Int, name: Range<Int>, title: Range<Int>, column: Range<Int>, position: Range<Int>?, labelsAt: Int) {
+    init(start: Int, name: Range<Int>, title: Range<Int>, column: Range<Int>, position: Range<Int>?, labelsAt: Int, fieldsAt: Int) {
+        fieldsStart = Int32(fieldsAt)
         entryStart = Int32(start)
         nameStart = Int32(name.lowerBound)
         nameLength = Int32(name.count)
@@ -636,6 +652,9 @@ struct EntryParts: Sendable {
     }
 
     var start: Int { Int(entryStart) }
+    var fieldsAt: Int { Int(fieldsStart) }
+    /// Where the flags are: after the name, the stamp (40 bytes) and the body's digest (8).
+    var flagsAt: Int { Int(nameStart + nameLength) + 48 }
     /// The file name.
     var name: Range<Int> { Int(nameStart)..<Int(nameStart + nameLength) }
     var title: Range<Int> { Int(titleStart)..<Int(titleStart + titleLength) }

@@ -36,7 +36,7 @@ enum ListCommand: KanbanCommand {
                 return .success
             }
             let rows = IndexedRows(listing)
-            ChunkedText.write(count: rows.count, to: context.output, ListRenderer(rows: rows, board: board, stylist: context.stylist).lines(_:))
+            ChunkedText.write(count: rows.count, to: context.output, bytes: ListRenderer(rows: rows, board: board, stylist: context.stylist).bytes(_:))
             if rows.count == 0 && !context.isQuiet {
                 context.errorOutput.writeLine(scope == .archived ? "no archived cards" : "no cards")
             }
@@ -53,8 +53,7 @@ enum ListCommand: KanbanCommand {
             JSONCardArrayWriter.write(cards, to: context.output)
             return .success
         }
-        ChunkedText.write(count: cards.count, to: context.output,
-                          ListRenderer(cards: cards, board: board, stylist: context.stylist).lines(_:))
+        ChunkedText.write(count: cards.count, to: context.output, bytes: ListRenderer(cards: cards, board: board, stylist: context.stylist).bytes(_:))
         if cards.isEmpty && !context.isQuiet {
             context.errorOutput.writeLine(scope == .archived ? "no archived cards" : "no cards")
         }

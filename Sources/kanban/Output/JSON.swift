@@ -56,13 +56,37 @@ indirect enum JSON: Sendable, Equatable {
         }
     }
 
+    /// Whether `bytes` go into a JSON string as they are: no control character, `"`, `\\` or DEL, and no `E2` that
+    /// may start U+2028 or U+2029 (which ``quote(_:into:)`` escapes). Eight bytes at a time.
+    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        /// Whether a byte of `word` is `byte` (exact: the borrow of a zero byte never makes another look zero first).
+        func has(_ word: UInt64, _ byte: UInt8) -> Bool {
+            let pattern = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+            return (pattern &- 0x0101_0101_0101_0101) & ~pattern & 0x8080_8080_8080_8080 != 0
+        }
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // A byte below 0x20, or one of the four others.
+            if (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080 != 0 || has(word, 0x22) || has(word, 0x5C)
+                || has(word, 0x7F) || has(word, 0xE2) {
+                return false
+            }
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = base[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2 { return false }
+            index += 1
+        }
+        return true
+    }
+
     static func quote(_ text: String, into output: inout String) {
         // Most strings need no escaping: append them whole rather than scalar by scalar.
         var bytes = text
-        let isPlain = bytes.withUTF8 { utf8 in
-            !utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }
-        }
-        if isPlain {
+        if bytes.withUTF8(isPlain) {
             output += "\""
             output += text
             output += "\""

@@ -1,3 +1,4 @@
+import Foundation
 import KanbanCore
 
 extension JSON {
@@ -58,7 +59,7 @@ extension JSON {
     }
 
     /// The `fields` object: keys sorted by their bytes, the first of a repeated key kept, as the tree does.
-    private static func appendFields(_ fields: [YAMLMapEntry], to output: inout String, layout: CardJSONLayout) {
+    fileprivate static func appendFields(_ fields: [YAMLMapEntry], to output: inout String, layout: CardJSONLayout) {
         guard !fields.isEmpty else {
             output += "{}"
             return
@@ -77,6 +78,67 @@ extension JSON {
             JSON(yaml: field.value).write(to: &output, pretty: layout.pretty, indent: layout.indent + 2)
         }
         output += layout.closingObject
+    }
+}
+
+extension JSON {
+    /// Appends the text ``appendCard(_:includeBody:body:to:layout:)`` gives for the card a row of the board's index
+    /// holds (in `directory`, `cards/<column>` or `archive`), as bytes, without making the card.
+    static func appendRow(_ row: IndexedListing.Row, directory: String, to output: inout [UInt8], layout: CardJSONLayout) {
+        func optionalDate(_ date: Date?) {
+            if let date { quote(timestamp(date), into: &output) } else { output += "null".utf8 }
+        }
+        output += layout.opening.utf8
+        output += (directory == "archive" ? "true" : "false").utf8
+        output += layout.column.utf8
+        quote(row.column, into: &output)
+        output += layout.created.utf8
+        optionalDate(row.created)
+        output += layout.fields.utf8
+        if row.hasFields {
+            var text = ""
+            appendFields(row.fields(), to: &text, layout: layout)
+            output += text.utf8
+        } else {
+            output += "{}".utf8
+        }
+        output += layout.labels.utf8
+        var labels = 0
+        row.forEachLabel { label in
+            output += (labels == 0 ? layout.firstItem : layout.nextItem).utf8
+            quote(label, into: &output)
+            labels += 1
+        }
+        output += (labels == 0 ? "[]" : layout.closingList).utf8
+        output += layout.modified.utf8
+        optionalDate(row.modified)
+        output += layout.path.utf8
+        quote(directory + "/" + String(decoding: row.name, as: UTF8.self), into: &output)
+        output += layout.position.utf8
+        if let position = row.position { quote(position, into: &output) } else { output += "null".utf8 }
+        output += layout.slug.utf8
+        quote(row.slug, into: &output)
+        output += layout.title.utf8
+        quote(row.title, into: &output)
+        output += layout.closing.utf8
+    }
+
+    /// ``quote(_:into:)`` for UTF-8 bytes.
+    static func quote(_ bytes: UnsafeRawBufferPointer, into output: inout [UInt8]) {
+        let bytes = bytes.assumingMemoryBound(to: UInt8.self)
+        guard isPlain(bytes) else {
+            var text = ""
+            quote(String(decoding: bytes, as: UTF8.self), into: &text)
+            output += text.utf8
+            return
+        }
+        output.append(UInt8(ascii: "\""))
+        output += bytes
+        output.append(UInt8(ascii: "\""))
+    }
+
+    static func quote(_ text: String, into output: inout [UInt8]) {
+        withUTF8Bytes(of: text) { quote($0, into: &output) }
     }
 }
 
@@ -145,16 +207,30 @@ enum JSONCardArrayWriter {
     /// at once) and a line feed.
     static func write(_ listing: IndexedListing, to output: BufferedOutput) {
         let places = listing.groups.indices.flatMap { group in (0..<listing.groups[group].count).map { (group, $0) } }
-        write(count: places.count, to: output, indent: 0, terminator: "\n") { index, body in
-            let card = listing.card(group: places[index].0, row: places[index].1)
-            withUnsafePointer(to: card) { body($0) }
+        let directories = listing.groups.map(\.directory)
+        writeItems(count: places.count, to: output, indent: 0, terminator: "\n") { index, text, _, layout in
+            let (group, row) = places[index]
+            listing.withRow(group: group, row: row) { JSON.appendRow($0, directory: directories[group], to: &text, layout: layout) }
         }
     }
 
     /// Writes a pretty JSON array, as a value `indent` levels in, of `count` cards, each given by `withCard`, then
-    /// `terminator`; made on every core a run of cards at a time.
+    /// `terminator`.
     private static func write(count: Int, to output: BufferedOutput, indent: Int, terminator: String, includeBody: Bool = false,
                               withCard: @Sendable (Int, (UnsafePointer<Card>) -> Void) -> Void) {
+        writeItems(count: count, to: output, indent: indent, terminator: terminator) { index, text, scratch, layout in
+            withCard(index) { card in
+                scratch.removeAll(keepingCapacity: true)
+                JSON.appendCard(card, includeBody: includeBody, to: &scratch, layout: layout)
+                text += scratch.utf8
+            }
+        }
+    }
+
+    /// Writes a pretty JSON array, as a value `indent` levels in, of `count` items, each appended to the chunk's
+    /// bytes by `item` (with a string to reuse), then `terminator`; made on every core a run of items at a time.
+    private static func writeItems(count: Int, to output: BufferedOutput, indent: Int, terminator: String,
+                                   item: @Sendable (Int, inout [UInt8], inout String, CardJSONLayout) -> Void) {
         guard count > 0 else {
             output.write("[]" + terminator)
             return
@@ -163,17 +239,18 @@ enum JSONCardArrayWriter {
         let first = "[\n" + itemIndent
         let next = ",\n" + itemIndent
         let closing = "\n" + String(repeating: "  ", count: indent) + "]" + terminator
-        ChunkedText.write(count: count, to: output) { range in
-            var text = ""
+        ChunkedText.write(count: count, to: output, bytes: { range in
+            var text: [UInt8] = []
             text.reserveCapacity(range.count * 400)
+            var scratch = ""
             let layout = CardJSONLayout(pretty: true, indent: indent + 1)
             for index in range {
-                text += index == 0 ? first : next
-                withCard(index) { JSON.appendCard($0, includeBody: includeBody, to: &text, layout: layout) }
+                text += (index == 0 ? first : next).utf8
+                item(index, &text, &scratch, layout)
             }
-            if range.upperBound == count { text += closing }
+            if range.upperBound == count { text += closing.utf8 }
             return text
-        }
+        })
     }
 
     /// Writes `board --json`, the text `JSON(snapshot:columns:).rendered()` gives, with each column's cards written
@@ -190,9 +267,9 @@ enum JSONCardArrayWriter {
     static func writeBoard(_ listing: IndexedListing, board: Board, columns: [String], to output: BufferedOutput) {
         writeBoard(board, columns: columns, to: output) { id, indent, terminator in
             let group = listing.groups.firstIndex { $0.column == id }
-            write(count: group.map { listing.groups[$0].count } ?? 0, to: output, indent: indent, terminator: terminator) { index, body in
-                let card = listing.card(group: group!, row: index)
-                withUnsafePointer(to: card) { body($0) }
+            let directory = "cards/" + id
+            writeItems(count: group.map { listing.groups[$0].count } ?? 0, to: output, indent: indent, terminator: terminator) { index, text, _, layout in
+                listing.withRow(group: group!, row: index) { JSON.appendRow($0, directory: directory, to: &text, layout: layout) }
             }
         }
     }

@@ -182,11 +182,15 @@ struct ListRenderer<Rows: ListRows>: Sendable {
     }
 
     /// The lines of the rows `range`, each ending in a line feed, with the headings of the groups starting there.
-    /// The text is gathered as bytes and made a string once: a string for each title would check each one's UTF-8.
     func lines(_ range: Range<Int>) -> String {
+        String(decoding: bytes(range), as: UTF8.self)
+    }
+
+    /// ``lines(_:)`` as UTF-8 bytes, gathered without a string for each title (which would check each one's UTF-8).
+    func bytes(_ range: Range<Int>) -> [UInt8] {
         var text: [UInt8] = []
         text.reserveCapacity(range.count * 100)
-        guard !range.isEmpty else { return "" }
+        guard !range.isEmpty else { return text }
         var run = run(of: range.lowerBound)
         var group: String? = range.lowerBound > 0 ? runHeadings[self.run(of: range.lowerBound - 1)] : nil
         for index in range {
@@ -219,7 +223,7 @@ struct ListRenderer<Rows: ListRows>: Sendable {
             }
             text.append(UInt8(ascii: "\n"))
         }
-        return String(decoding: text, as: UTF8.self)
+        return text
     }
 
     /// The slug in cyan, padded with spaces to the slug column's width.

@@ -100,19 +100,26 @@ final class BufferedOutput: Sendable {
         write(text, raw: true)
     }
 
+    /// Appends UTF-8 `bytes` as ``write(_:)`` appends a string's.
+    func write(bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { write($0, raw: false) }
+    }
+
     private func write(_ text: String, raw: Bool) {
-        guard !text.isEmpty else { return }
-        flushesBeforeWriting?.flush()
         var utf8 = text
-        let shouldFlush = utf8.withUTF8 { bytes in
-            state.withLock { state in
-                if !raw && VisibleControls.needsEscaping(bytes) {
-                    state.buffer.append(contentsOf: VisibleControls.escaped(bytes, keepingStyles: state.keepsStyles))
-                } else {
-                    state.buffer.append(contentsOf: bytes)
-                }
-                return state.buffer.count >= capacity || (isLineBuffered && bytes.contains(0x0A))
+        utf8.withUTF8 { write($0, raw: raw) }
+    }
+
+    private func write(_ bytes: UnsafeBufferPointer<UInt8>, raw: Bool) {
+        guard !bytes.isEmpty else { return }
+        flushesBeforeWriting?.flush()
+        let shouldFlush = state.withLock { state in
+            if !raw && VisibleControls.needsEscaping(bytes) {
+                state.buffer.append(contentsOf: VisibleControls.escaped(bytes, keepingStyles: state.keepsStyles))
+            } else {
+                state.buffer.append(contentsOf: bytes)
             }
+            return state.buffer.count >= capacity || (isLineBuffered && bytes.contains(0x0A))
         }
         if shouldFlush { flush() }
     }

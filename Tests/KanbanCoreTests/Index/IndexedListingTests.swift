@@ -138,3 +138,14 @@ import Testing
         }
     }
 }
+
+extension IndexedListing {
+    /// The card of row `row` of group `group` as its entry gives it, to hold beside a load's.
+    func card(group: Int, row: Int) -> Card? {
+        let group = groups[group]
+        let start = group.rows[row].start
+        guard let name = group.section.name(at: start) else { return nil }
+        let file = group.column.map { CardFile.active(name: name, column: $0) } ?? CardFile.archived(name: name)
+        return group.section.card(at: start, file: file)
+    }
+}

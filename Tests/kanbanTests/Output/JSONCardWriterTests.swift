@@ -67,6 +67,58 @@ import Testing
         #expect(text == JSON(tree: snapshot, columns: ids).rendered() + "\n")
     }
 
+    /// `list --json` and `board --json` written from the board index's entries (no card made) are the text the
+    /// cards give: on the sample board, the SimpleKanban fixture, and cards whose fields and titles need escaping.
+    @Test(arguments: ["sample", "simplekanban", "escaping"])
+    func writesTheSameFromTheIndexAsFromTheCards(board name: String) throws {
+        let root = NSTemporaryDirectory() + "kanban-json-index-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let directory = root + "/board"
+        try FileManager.default.copyItem(atPath: name == "simplekanban" ? TestFixtures.board("simplekanban") : TestFixtures.sampleBoard,
+                                         toPath: directory)
+        if name == "escaping" {
+            let card = #"""
+                ---
+                title: Quote " back\slash é
+                column: todo
+                position: zz
+                created: 2026-01-01T09:00:00.250Z
+                modified: 2026-01-02T09:00:00Z
+                labels: [bug]
+                estimate: 3
+                owner: "Ana \"A\" \t \u2028 \u0007"
+                links:
+                  - https://example.com/a
+                  - b
+                meta:
+                  nested: {x: 1}
+                  flag: true
+                ---
+
+                Body
+
+                """#
+            try card.write(toFile: directory + "/cards/todo/escaping.md", atomically: true, encoding: .utf8)
+        }
+        var placement = IndexPlacement.automatic(cacheDirectory: root + "/cache")
+        placement.racyInterval = 30_000_000
+        let store = try BoardStore(directory: directory, index: placement)
+        Thread.sleep(forTimeInterval: 0.2)  // every file older than the racy interval when the index is built
+        try #require(try store.rebuildIndex() != nil)
+        let board = try store.loadBoard()
+        for scope in [CardScope.active, .all] {
+            let listing = try #require(try store.indexedListing(scope, columns: nil, labels: [], board: board), "\(name) \(scope)")
+            let cards = try store.load(scope).cards
+            #expect(listing.count == cards.count && (name != "escaping" || cards.contains { $0.slug == "escaping" && !$0.fields.isEmpty }))
+            let fromIndex = try written { JSONCardArrayWriter.write(listing, to: $0) }
+            #expect(fromIndex == (try written { JSONCardArrayWriter.write(cards, to: $0) }), "\(name) \(scope)")
+        }
+        let snapshot = try store.load()
+        let listing = try #require(try store.indexedListing(.active, columns: nil, labels: [], board: board))
+        let fromIndex = try written { JSONCardArrayWriter.writeBoard(listing, board: board, columns: snapshot.columnIDs, to: $0) }
+        #expect(fromIndex == (try written { JSONCardArrayWriter.writeBoard(snapshot, columns: snapshot.columnIDs, to: $0) }))
+    }
+
     @Test func anEmptyArrayIsTwoBrackets() throws {
         let text = try written { output in
             JSONCardArrayWriter.write([Card](), to: output)
