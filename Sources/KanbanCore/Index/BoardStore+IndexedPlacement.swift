@@ -28,9 +28,12 @@ extension BoardStore {
               let index = indexFile.read(directories: [directoryPath]), let section = index.sections[directoryPath],
               let opened = try? root.openDirectory(directoryPath) else { return nil }
 
-        // The listing: each card file's name (NUL-terminated, for fstatat) and its entry, when the index has one
-        // for the file the name leads to now.
-        var names: [(name: [CChar], start: Int?)] = []
+        // The listing: each card file's name (NUL-terminated, for fstatat, in one buffer for all) and its entry, when
+        // the index has one for the file the name leads to now.
+        var arena: [UInt8] = []
+        var names: [(name: Range<Int>, start: Int?)] = []
+        arena.reserveCapacity(section.count * 48)
+        names.reserveCapacity(section.count + 64)
         var taken: Set<String> = []
         var answerable = true
         do throws(KanbanError) {
@@ -41,10 +44,11 @@ extension BoardStore {
                 if let collisions, collisions.mightCollide(name, isArchived: false), let text = String(validating: name, as: UTF8.self) {
                     taken.insert(Slug.collisionKey(CardFile.active(name: text, column: column).slug))
                 }
-                var terminated = [CChar](repeating: 0, count: name.count + 1)
-                terminated.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(name)) }
+                let offset = arena.count
+                arena += UnsafeRawBufferPointer(name)
+                arena.append(0)
                 let start = section.entry(named: UnsafeRawBufferPointer(name)).flatMap { section.stamp(at: $0)?.inode == inode ? $0 : nil }
-                names.append((terminated, start))
+                names.append((offset..<arena.count, start))
             }
         } catch {
             return nil
@@ -75,14 +79,16 @@ extension BoardStore {
         let key = extreme.flatMap { section.position(at: names[$0].start!) ?? nil }
         if let extreme {
             // The card the new key goes next to must be as the index has it.
-            let stamp = names[extreme].name.withUnsafeBufferPointer { FileStamp(name: $0.baseAddress!, in: opened.descriptor) }
+            let stamp = arena.withUnsafeBytes { raw in
+                FileStamp(name: (raw.baseAddress! + names[extreme].name.lowerBound).assumingMemoryBound(to: CChar.self), in: opened.descriptor)
+            }
             guard let stamp, stamp == section.stamp(at: names[extreme].start!), index.trusts(stamp) else { return nil }
         }
         // The files the index has no standing entry for are read; any of them may lie beyond.
         var files: [CardFile] = []
         for number in unknown {
             // A name that is not UTF-8 is no card; the column is read as usual, which reports it.
-            guard let name = String(validating: names[number].name.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self) else { return nil }
+            guard let name = String(validating: arena[names[number].name].dropLast(), as: UTF8.self) else { return nil }
             files.append(CardFile.active(name: name, column: column))
         }
         let keys = (key.map { [$0] } ?? []) + PositionReader.read(files, root: root).compactMap(\.position)
