@@ -39,15 +39,29 @@ extension GitSyncProvider {
         var chosen: [String: TreeEntry] = [:]
         var contested: [String] = []
         var changedAlike: Set<String> = []
+        // Cards only one side has, the base none: the other side may have had the card since and taken in a delete
+        // of it that a later change on this side made void (see `BoardMerge`), which only the history tells.
+        var heldByOneSide: [BoardMerge.Side: [String]] = [:]
         for key in Set(groups[0].keys).union(groups[1].keys).union(groups[2].keys).sorted() {
             let (b, o, t) = (groups[0][key] ?? [:], groups[1][key] ?? [:], groups[2][key] ?? [:])
             if o == t || t == b {
                 chosen.merge(o) { $1 }
                 if o == t && o != b { changedAlike.insert(key) }
+                if b.isEmpty && t.isEmpty && !o.isEmpty && key != Self.boardFileKey { heldByOneSide[.ours, default: []].append(key) }
             } else if o == b {
                 chosen.merge(t) { $1 }
+                if b.isEmpty && key != Self.boardFileKey { heldByOneSide[.theirs, default: []].append(key) }
             } else {
                 contested.append(key)
+            }
+        }
+        for (side, keys) in heldByOneSide {
+            // The side that lacks the card: did it remove one with the slug since the base?
+            let lacking = side == .ours ? theirs : ours
+            guard let removed = slugsRemoved(on: lacking, since: base) else { continue }
+            for key in keys where removed.contains(key) {
+                contested.append(key)
+                for path in (groups[side == .ours ? 1 : 2][key] ?? [:]).keys { chosen[path] = nil }
             }
         }
         // Both sides took a card away from a slug, but one may have renamed it (it gave the slug up to another card)

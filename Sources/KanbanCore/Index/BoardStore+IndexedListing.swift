@@ -150,7 +150,6 @@ extension BoardStore {
         }
         let opened = openedSources
         let wanted = labels.map { Array($0.utf8) }
-        let archivedColumns = columns.map { Set($0.map { Array($0.utf8) }) }
 
         // Each entry is read and checked in chunks on every core; any that cannot be answered for stops the lot.
         struct Chunk { var source: Int; var entries: Range<Int> }
@@ -181,11 +180,13 @@ extension BoardStore {
                     var carried = Array(repeating: false, count: wanted.count)
                     var undeclared = false
                     parts.labels(in: raw) { label in
-                        if let found = wanted.firstIndex(where: { $0.elementsEqual(label) }) { carried[found] = true }
-                        if !declared.contains(String(decoding: label, as: UTF8.self)) { undeclared = true }
+                        let text = String(decoding: label, as: UTF8.self)
+                        // Labels compare as strings do (as a load compares them): the same bytes, or the same text.
+                        if let found = wanted.firstIndex(where: { $0.elementsEqual(label) }) ?? labels.firstIndex(of: text) { carried[found] = true }
+                        if !declared.contains(text) { undeclared = true }
                     }
                     guard !undeclared else { return nil }
-                    if isArchive, let archivedColumns, !archivedColumns.contains(Array(raw[parts.column])) { continue }
+                    if isArchive, let columns, !columns.contains(String(decoding: raw[parts.column], as: UTF8.self)) { continue }
                     unfiltered += 1
                     guard !carried.contains(false) else { continue }
                     rows.append(parts)

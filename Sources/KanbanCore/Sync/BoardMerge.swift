@@ -192,9 +192,9 @@ public struct BoardMerge {
             case let (o?, t?) where o == t:
                 files[o.path] = o.bytes
             case let (o, t) where o == b:
-                if let t { files[t.path] = t.bytes }
+                if let t { resolutions += take(t, slug: slug, keptOverDeleteOn: b == nil ? .ours : nil, columnOrder: columnOrder, into: &files) }
             case let (o, t) where t == b:
-                if let o { files[o.path] = o.bytes }
+                if let o { resolutions += take(o, slug: slug, keptOverDeleteOn: b == nil ? .theirs : nil, columnOrder: columnOrder, into: &files) }
             case let (o?, t?):
                 guard let b else {
                     if isBroughtBack(slug, o.bytes, t.bytes) {
@@ -374,6 +374,27 @@ public struct BoardMerge {
         files[kept.path] = kept.bytes
         return [CardResolution(slug: slug, keptPath: kept.path, removedPaths: [], kind: .keptAfterDelete)]
             + (keepsText ? [CardResolution(slug: slug, keptPath: kept.path, removedPaths: [], kind: .keptText)] : [])
+    }
+
+    /// The one side's version of a card the other side does not hold, as it is. When the base has no such card
+    /// either, the other side (`side`) may have had it since and removed it by taking in a delete, as a merge does
+    /// that takes the upstream's delete of a card changed before it; this side holds the card because a change made
+    /// after that delete kept it over the delete. The delete is then void for the card here too: what `side` had
+    /// made of it before is merged in, as ``keepOrDelete(_:base:changed:deletedBy:columnOrder:into:)`` merges it,
+    /// against the card where each version's history met this side's (converge 20x1000 seed 15: a line lost when
+    /// the clone that wrote it took the delete in a merge before it pushed). The delete is not judged again: its
+    /// time is in the common history, and the merge that took it in is no later delete.
+    private func take(_ version: Version, slug: String, keptOverDeleteOn side: Side?, columnOrder: [String],
+                      into files: inout Files) -> [CardResolution] {
+        guard let side else {
+            files[version.path] = version.bytes
+            return []
+        }
+        let (kept, keepsText) = mergingVersionsBeforeDelete(of: slug, on: side, into: version,
+                                                            base: Version(path: version.path, bytes: [], file: version.file),
+                                                            columnOrder: columnOrder)
+        files[kept.path] = kept.bytes
+        return keepsText ? [CardResolution(slug: slug, keptPath: kept.path, removedPaths: [], kind: .keptText)] : []
     }
 
     /// `kept` with what `side` made of the card before it deleted it merged in (``versionsBeforeDelete``), each

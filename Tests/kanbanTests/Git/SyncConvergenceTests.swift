@@ -854,6 +854,40 @@ extension GitTests {
             }
         }
 
+        /// A line written before a delete comes back when a later change keeps the card over the delete, also when the
+        /// clone that wrote it took the delete in a merge it had not pushed yet: its next merge finds the card on the
+        /// other side only, and the base (the delete) without it (converge 20x1000 seed 15). Whether Ben pushes the
+        /// merge before Dana's change reaches the remote or after, the card ends with both lines.
+        @Test(arguments: [false, true])
+        func aLineWrittenBeforeADeleteThatAnUnpushedMergeTookInComesBack(benPushesTheDelete: Bool) throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben, cleo) = try threeClones(workspace)
+                let dana = try workspace.makeClone(of: workspace.root + "/remote.git", named: "dana", author: "Dana Lee")
+                try require(["git-setup"], in: dana, workspace)
+                let card = try shareTask(from: ana, to: [ben, cleo, dana], workspace)
+                func change(_ clone: String, at time: String, line: String) throws {
+                    try workspace.write(at(time, card).replacingOccurrences(of: "The plan.", with: "The plan.\n\(line)"), to: clone + "/cards/todo/task.md")
+                    try workspace.git(["commit", "--quiet", "--all", "-m", "Edit \"Task\""], in: clone)
+                }
+                // Ben writes a line at 09:00:10; Cleo deletes the card at 09:00:20 and pushes.
+                try change(ben, at: "10", line: "Ben's line.")
+                try workspace.git(["rm", "--quiet", "cards/todo/task.md"], in: cleo)
+                try workspace.git(["commit", "--quiet", "-m", "Delete \"Task\"\n\nDeleted: task 2026-01-01T09:00:20Z"], in: cleo)
+                try workspace.git(["push", "--quiet"], in: cleo)
+                // Ben's sync takes the delete in (his line is older), pushed or not yet.
+                try require(benPushesTheDelete ? ["sync"] : ["sync", "--no-push"], in: ben, workspace)
+                try #require(!FileManager.default.fileExists(atPath: ben + "/cards/todo/task.md"))
+                // Dana, who saw neither, writes a line at 09:00:30: later than the delete, which keeps the card.
+                try change(dana, at: "30", line: "Dana's line.")
+                try require(["sync"], in: dana, workspace)
+                for clone in [ben, ana, cleo, dana, ben] { try require(["sync"], in: clone, workspace) }
+                for clone in [ana, ben, cleo, dana] {
+                    let text = try workspace.read(clone + "/cards/todo/task.md")
+                    #expect(text.contains("Ben's line.") && text.contains("Dana's line."), "\(clone): \(text)")
+                }
+            }
+        }
+
         /// Each clone holds Ana's card, untouched by Ben's, and Ben's under its new slug with `line` after his plan, or,
         /// when `line` is nil, not at all.
         private func expectBensCard(_ renamed: String, keptWith line: String?, in clones: [String], _ workspace: GitWorkspace,
