@@ -86,7 +86,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         var carried: [String: CardIndex.Section] = [:]
         /// The directories listed: their stamps, taken before listing, and the card files listed (a dangling link's
         /// slug too), whose name keys are worked out only when the index is written.
-        var listed: [String: (stamp: FileStamp, files: [CardFile], otherSlugs: [String])] = [:]
+        var listed: [String: (stamp: FileStamp, files: [CardFile], otherSlugs: [String], keys: [UInt64]?)] = [:]
         var old: CardIndex?
         /// See ``CardIndex/monitorToken``.
         var monitorToken: String?
@@ -124,7 +124,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
                 if let listing = old?.listings[directory] { contents.listings[directory] = listing }
             }
             for (directory, listed) in listed {
-                var keys = listed.files.map { CardIndex.nameKey(ofSlug: $0.slug) } + listed.otherSlugs.map { CardIndex.nameKey(ofSlug: $0) }
+                var keys = listed.keys ?? (listed.files.map { CardIndex.nameKey(ofSlug: $0.slug) } + listed.otherSlugs.map { CardIndex.nameKey(ofSlug: $0) })
                 keys.sort()
                 contents.listings[directory] = CardIndex.DirectoryListing(stamp: listed.stamp, nameKeys: keys)
             }
@@ -146,7 +146,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
     /// - Throws: ``KanbanError/Code/fileSystem`` when a directory exists but cannot be listed.
     func run(_ sources: [Source]) throws(KanbanError) -> Outcome {
         let listings = try list(sources)
-        let counts = listings.map(\.files.count)
+        let counts = listings.map(\.count)
         let starts = counts.reduce(into: [0]) { $0.append($0.last! + $1) }
         let total = starts.last!
         let bases = Array(starts.dropLast())
@@ -183,7 +183,7 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
             for (number, listing) in listings.enumerated() {
                 if gathered.parts[listing.path] == nil { gathered.parts[listing.path] = [] }
                 if let stamp = listing.stamp {
-                    gathered.listed[listing.path] = (stamp, listing.files, listing.otherSlugs)
+                    gathered.listed[listing.path] = (stamp, listing.files, listing.otherSlugs, listing.knownKeys)
                     // A directory changed since, or trusted now and not before: the new listing is worth keeping.
                     let old = indexing.index?.listings[listing.path]
                     if old?.stamp != stamp || (indexing.index?.trusts(stamp) != true && stamp.latest < indexing.startedAt - indexing.racyInterval) {
@@ -261,8 +261,28 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         /// The slugs of the dangling links listed, which are no card but may become one without the directory
         /// changing.
         var otherSlugs: [String] = []
-        /// Where each file's entry starts in the index's section, when the names came from the index.
+        /// Where each file's entry starts in the index's section, when the names came from the index; ``files``
+        /// is then empty, each made when it is needed (``file(_:in:)``), since most are not (a search's look at
+        /// the titles rules them out first).
         var entryStarts: [Int]? = nil
+        /// The column of the directory, nil for the archive.
+        var column: String? = nil
+        /// The index's keys of the names, when the names came from the index.
+        var knownKeys: [UInt64]? = nil
+
+        /// How many card files were listed.
+        var count: Int { entryStarts?.count ?? files.count }
+
+        /// The card file `index`, made from its entry's name when the names came from `section`.
+        func file(_ index: Int, in section: CardIndex.Section?) -> CardFile {
+            guard files.isEmpty, let start = entryStarts?[index], let section else { return files[index] }
+            return section.bytes.withUnsafeBytes { raw in
+                let name = EntryLayout.name(in: raw, at: start)!.assumingMemoryBound(to: UInt8.self)  // checked when the section was read
+                guard let column else { return CardFile.archived(name: String(decoding: name, as: UTF8.self)) }
+                var path = self.path
+                return path.withUTF8 { CardFile.active(name: name, column: column, directory: $0) }
+            }
+        }
     }
 
     private func list(_ sources: [Source]) throws(KanbanError) -> [Listing] {
@@ -316,24 +336,9 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         guard let directory = opened, let stamp, let index = indexing?.index, let known = index.listings[source.path],
               known.stamp == stamp, index.trusts(stamp), let section = index.sections[source.path],
               section.count == known.nameKeys.count else { return nil }
-        var files: [CardFile] = []
-        files.reserveCapacity(section.count)
-        var sourcePath = source.path
-        // The names are the entries', in the entries' order.
-        let isWhole = sourcePath.withUTF8 { sourcePath in
-            section.bytes.withUnsafeBytes { raw -> Bool in
-                for start in section.starts {
-                    guard let name = EntryLayout.name(in: raw, at: start) else { return false }
-                    let bytes = name.assumingMemoryBound(to: UInt8.self)
-                    files.append(source.column.map { CardFile.active(name: bytes, column: $0, directory: sourcePath) }
-                        ?? CardFile.archived(name: String(decoding: bytes, as: UTF8.self)))
-                }
-                return true
-            }
-        }
-        guard isWhole else { return nil }
-        return Listing(path: source.path, directory: directory, nameOffset: source.path.utf8.count + 1, files: files, diagnostics: [],
-                       entryStarts: section.starts)
+        // The names are the entries' (each checked when the section was read), in the entries' order.
+        return Listing(path: source.path, directory: directory, nameOffset: source.path.utf8.count + 1, files: [], diagnostics: [],
+                       entryStarts: section.starts, column: source.column, knownKeys: known.nameKeys)
     }
 
     private func list(_ source: Source, in opened: FileSystem.OpenDirectory?) throws(KanbanError) -> Listing {
@@ -425,8 +430,18 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         // With no entries to reuse, every card makes one (a couple of hundred bytes for most).
         if indexing != nil && section == nil { report.entries.reserveCapacity(chunk.files.count * 224) }
         for index in chunk.files {
-            let file = listing.files[index]
             let slot = chunk.base + index - chunk.files.lowerBound
+            // A name from the index whose entry the monitor vouches for and whose title rules the card out: left out
+            // before even its card file is made (the same decision as below, for the common case of a search).
+            if listing.files.isEmpty, let start = listing.entryStarts?[index], let section, let quickLook = indexing?.quickLook,
+               changedHere?.isEmpty == true, let entryStamp = section.stamp(at: start), indexing?.index?.trusts(entryStamp) == true,
+               !section.withTitle(at: start, { $0.map(quickLook) ?? true }) {
+                report.accounted += 1
+                keys.initialize(slot, to: SortKey(failedSlot: slot))
+                report.reused.append(start)
+                continue
+            }
+            let file = listing.file(index, in: section)
             // The stamp is taken before the file is read: a change after it gives the file another stamp, or (in
             // the same clock tick) one too recent to trust.
             var stamp: FileStamp?
