@@ -55,11 +55,13 @@ extension GitSyncProvider {
                 contested.append(key)
             }
         }
+        // What each side removed since the base, read once for this and for the merge's history questions.
+        let removed = RemovedSlugs()
         for (side, keys) in heldByOneSide {
             // The side that lacks the card: did it remove one with the slug since the base?
-            let lacking = side == .ours ? theirs : ours
-            guard let removed = slugsRemoved(on: lacking, since: base) else { continue }
-            for key in keys where removed.contains(key) {
+            let lacking: BoardMerge.Side = side == .ours ? .theirs : .ours
+            let tip = lacking == .ours ? ours : theirs
+            for key in keys where removed.mayHaveRemoved(key, on: lacking, reading: { slugsRemoved(on: tip, since: base) }) {
                 contested.append(key)
                 for path in (groups[side == .ours ? 1 : 2][key] ?? [:]).keys { chosen[path] = nil }
             }
@@ -79,7 +81,7 @@ extension GitSyncProvider {
             let keys = Set(contested + [Self.boardFileKey]).union(Self.possibleRenames(of: Set(contested), among: groups))
             let files = try boardFiles(keys, in: groups)
             let allSlugs = Set(groups.flatMap(\.keys)).subtracting([Self.boardFileKey])
-            let merger = boardMerger(base: base, ours: ours, theirs: theirs)
+            let merger = boardMerger(base: base, ours: ours, theirs: theirs, removed: removed)
             let result = merger.merge(base: files[0], ours: files[1], theirs: files[2], otherSlugs: allSlugs)
             resolutions = result.resolutions
             deletions = result.deletions
@@ -121,14 +123,14 @@ extension GitSyncProvider {
     /// The card-by-card merge of `ours` and `theirs`, with what it needs from their history since `base` (when a
     /// delete happened, what the deleting side had made of a card before it, which changes were made outside
     /// kanban); without a base it has no history to read.
-    func boardMerger(base: String?, ours: String, theirs: String) -> BoardMerge {
+    /// - Parameter removed: What ``slugsRemoved(on:since:)`` said of each side so far, kept for the next question.
+    func boardMerger(base: String?, ours: String, theirs: String, removed: RemovedSlugs = RemovedSlugs()) -> BoardMerge {
         var merger = BoardMerge { [self] side, slug in
             guard let base else { return nil }
             return deletionTime(of: slug, on: side == .ours ? ours : theirs, since: base, isLocal: side == .ours)
         }
         guard let base else { return merger }
         merger.wasOnBoardBefore = { [self] slug, created in hadCard(slug, created: created, before: base) }
-        let removed = RemovedSlugs()
         merger.versionsBeforeDelete = { [self] side, slug in
             let tip = side == .ours ? ours : theirs
             guard removed.mayHaveRemoved(slug, on: side, reading: { slugsRemoved(on: tip, since: base) }) else { return [] }
@@ -139,7 +141,7 @@ extension GitSyncProvider {
     }
 
     /// What ``slugsRemoved(on:since:)`` says of each side of one merge, asked once per side and only when needed.
-    private final class RemovedSlugs {
+    final class RemovedSlugs {
         private var known: [BoardMerge.Side: Set<String>?] = [:]
 
         /// Whether `side` removed a card with `slug` since the base; true when git could not say.
