@@ -72,20 +72,23 @@ package struct IndexedListing: Sendable {
         let group = groups[group]
         let parts = group.rows[row]
         return group.section.bytes.withUnsafeBytes { raw in
-            var name = UnsafeRawBufferPointer(rebasing: raw[parts.name])
-            if name.count >= 3 { name = UnsafeRawBufferPointer(rebasing: name.dropLast(3)) }  // ".md"
-            var archivedOn: UnsafeRawBufferPointer?
-            if group.column == nil, CardFile.startsWithDate(name) {
-                archivedOn = UnsafeRawBufferPointer(rebasing: name.prefix(10))
-                name = UnsafeRawBufferPointer(rebasing: name.dropFirst(11))
-            }
-            return body(Row(slug: name, title: UnsafeRawBufferPointer(rebasing: raw[parts.title]), archivedOn: archivedOn,
+            let (slug, archivedOn) = CardFile.slug(ofName: UnsafeRawBufferPointer(rebasing: raw[parts.name]), isArchived: group.column == nil)
+            return body(Row(slug: slug, title: UnsafeRawBufferPointer(rebasing: raw[parts.title]), archivedOn: archivedOn,
                             parts: parts, raw: raw))
         }
     }
 }
 
 extension CardFile {
+    /// The slug in a card file's name, and for an archived card the date before it, as ``active(name:column:)`` and
+    /// ``archived(name:)`` read them, in place.
+    static func slug(ofName name: UnsafeRawBufferPointer, isArchived: Bool) -> (slug: UnsafeRawBufferPointer, archivedOn: UnsafeRawBufferPointer?) {
+        var stem = name
+        if stem.count >= 3 { stem = UnsafeRawBufferPointer(rebasing: stem.dropLast(3)) }  // ".md"
+        guard isArchived, startsWithDate(stem) else { return (stem, nil) }
+        return (UnsafeRawBufferPointer(rebasing: stem.dropFirst(11)), UnsafeRawBufferPointer(rebasing: stem.prefix(10)))
+    }
+
     /// Whether an archived card's file name (without `.md`) is `YYYY-MM-DD-` and a slug, as ``archived(name:)`` reads it.
     static func startsWithDate(_ stem: UnsafeRawBufferPointer) -> Bool {
         func digit(_ index: Int) -> Bool { stem[index] >= 0x30 && stem[index] <= 0x39 }
@@ -229,10 +232,7 @@ extension BoardStore {
         section.bytes.withUnsafeBytes { raw in
             func key(_ parts: EntryParts) -> Range<Int>? { isArchive ? parts.name : parts.position }
             func slug(_ parts: EntryParts) -> UnsafeRawBufferPointer {
-                var name = UnsafeRawBufferPointer(rebasing: raw[parts.name])
-                if name.count >= 3 { name = UnsafeRawBufferPointer(rebasing: name.dropLast(3)) }
-                if isArchive, CardFile.startsWithDate(name) { name = UnsafeRawBufferPointer(rebasing: name.dropFirst(11)) }
-                return name
+                CardFile.slug(ofName: UnsafeRawBufferPointer(rebasing: raw[parts.name]), isArchived: isArchive).slug
             }
             // The first eight bytes of each key as one integer, so that most comparisons read no entry; the small
             // keys are sorted, and the rows put in their order once.
