@@ -72,9 +72,14 @@ extension GitTests {
         /// The shared board's clones `ana` and `ben`, and a third, `cleo` (Cleo Park), set up alike.
         private func threeClones(_ workspace: GitWorkspace) throws -> (ana: String, ben: String, cleo: String) {
             let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
-            let cleo = try workspace.makeClone(of: workspace.root + "/remote.git", named: "cleo", author: "Cleo Park")
-            try require(["git-setup"], in: cleo, workspace)
-            return (ana, ben, cleo)
+            return (ana, ben, try anotherClone(named: "cleo", author: "Cleo Park", workspace))
+        }
+
+        /// One more clone of the remote, set up as the others are.
+        private func anotherClone(named name: String, author: String, _ workspace: GitWorkspace) throws -> String {
+            let clone = try workspace.makeClone(of: workspace.root + "/remote.git", named: name, author: author)
+            try require(["git-setup"], in: clone, workspace)
+            return clone
         }
 
         /// A card `cards/todo/task.md` created and last changed at 09:00:00, added on `clone` and pulled by `others`;
@@ -628,8 +633,7 @@ extension GitTests {
         private func cardBroughtBackByARebaseAndDeletedAgain(cleoSawAna: Bool) throws {
             try withGitWorkspace { workspace in
                 let (ana, ben, cleo) = try threeClones(workspace)
-                let dan = try workspace.makeClone(of: workspace.root + "/remote.git", named: "dan", author: "Dan Roe")
-                try require(["git-setup"], in: dan, workspace)
+                let dan = try anotherClone(named: "dan", author: "Dan Roe", workspace)
                 let card = try shareTask(from: ana, to: [ben, cleo, dan], workspace)
                 // Ana adds a label and a line at 09:00:10, deletes the card at 09:00:20, and pushes.
                 try workspace.write(at("10", card).replacingOccurrences(of: "labels: []", with: "labels: [ui]")
@@ -669,8 +673,7 @@ extension GitTests {
             try withGitWorkspace { workspace in
                 let (ana, ben, cleo) = try threeClones(workspace)
                 // Dan cloned the board before the card was added, and works on another card meanwhile.
-                let dan = try workspace.makeClone(of: workspace.root + "/remote.git", named: "dan", author: "Dan Roe")
-                try require(["git-setup"], in: dan, workspace)
+                let dan = try anotherClone(named: "dan", author: "Dan Roe", workspace)
                 let card = try shareTask(from: ana, to: [ben, cleo], workspace)
                 try require(["add", "Dan's card"], in: dan, workspace)
                 // Ana adds a line at 09:00:10 and pushes; Dan's sync merges the card in with it.
@@ -810,8 +813,7 @@ extension GitTests {
         func aChangeMadeBeforeADeleteIsKeptWhenTheDeletingMergeGaveTheSlugToAnotherCard(sameFile: Bool) throws {
             try withGitWorkspace { workspace in
                 let (ana, ben, cleo) = try threeClones(workspace)
-                let dana = try workspace.makeClone(of: workspace.root + "/remote.git", named: "dana", author: "Dana Lee")
-                try require(["git-setup"], in: dana, workspace)
+                let dana = try anotherClone(named: "dana", author: "Dana Lee", workspace)
                 func card(created: String, modified: String, column: String, labels: String, body: String) -> String {
                     "---\ntitle: Task\ncolumn: \(column)\nposition: n\ncreated: 2026-01-01T09:00:\(created)Z\nmodified: 2026-01-01T09:00:\(modified)Z\n"
                         + "labels: [\(labels)]\n---\n\n\(body)\n"
@@ -862,8 +864,7 @@ extension GitTests {
         func aLineWrittenBeforeADeleteThatAnUnpushedMergeTookInComesBack(benPushesTheDelete: Bool) throws {
             try withGitWorkspace { workspace in
                 let (ana, ben, cleo) = try threeClones(workspace)
-                let dana = try workspace.makeClone(of: workspace.root + "/remote.git", named: "dana", author: "Dana Lee")
-                try require(["git-setup"], in: dana, workspace)
+                let dana = try anotherClone(named: "dana", author: "Dana Lee", workspace)
                 let card = try shareTask(from: ana, to: [ben, cleo, dana], workspace)
                 func change(_ clone: String, at time: String, line: String) throws {
                     try workspace.write(at(time, card).replacingOccurrences(of: "The plan.", with: "The plan.\n\(line)"), to: clone + "/cards/todo/task.md")
