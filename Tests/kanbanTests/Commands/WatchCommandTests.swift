@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import Foundation
+import KanbanCore
 import Synchronization
 import Testing
 
@@ -74,6 +75,32 @@ import Testing
             #expect(try watch.stop(SIGTERM) == 0, "\(watch)")
             #expect(sockets().isEmpty, "the socket is removed on exit")
             try same(["list"])
+        }
+        #endif
+    }
+
+    /// The monitor vouches for the index only once its first answer is written there, which a `list` of the active
+    /// cards cannot do (it leaves the archive unchecked): `kanban watch` takes that answer itself when it starts.
+    @Test func writesItsMonitorsFirstAnswerIntoTheIndexOnStart() throws {
+        #if os(Linux)
+        try withTemporaryBoard(.sample) { board throws in
+            let indexes = board.root + "/.cache/kanban"
+            _ = try board.run(["list", "--all"])
+            let watch = try WatchProcess(["watch"], board: board)
+            try watch.waitUntilReady()
+            let names = try FileManager.default.contentsOfDirectory(atPath: indexes)
+            let socket = try #require(names.first { $0.hasSuffix(".monitor") }, "\(names)")
+            let index = indexes + "/" + socket.dropLast(".monitor".count)
+            // A token is the monitor's name, a colon and a count: the name is what an index it vouches for holds.
+            let token = try #require(IndexMonitorClient.ask(indexes + "/" + socket, since: nil)?.token, "no answer: \(watch)")
+            let name = Data(try #require(token.split(separator: ":").first).utf8)
+            let deadline = Date().addingTimeInterval(30)
+            while (try? Data(contentsOf: URL(fileURLWithPath: index)))?.range(of: name) == nil && Date() < deadline { usleep(20_000) }
+            #expect((try? Data(contentsOf: URL(fileURLWithPath: index)))?.range(of: name) != nil, "the index never held \(token)")
+            try board.write(try board.text("cards/todo/press-kit-and-screenshots.md").replacingOccurrences(of: "title: ", with: "title: New "),
+                            to: "cards/todo/press-kit-and-screenshots.md")
+            #expect(try board.run(["list"]).stdout == board.run(["list"], environment: ["KANBAN_INDEX": "off"]).stdout)
+            #expect(try watch.stop(SIGTERM) == 0, "\(watch)")
         }
         #endif
     }
