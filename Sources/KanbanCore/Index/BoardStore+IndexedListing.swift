@@ -49,6 +49,12 @@ package struct IndexedListing: Sendable {
             return reader.fields(at: parts.fieldsAt)
         }
 
+        /// The card's other fields, in place: ``fields()`` without making a string or a value.
+        package var fieldsInPlace: [IndexedField] {
+            var offset = parts.fieldsAt
+            return IndexedField.map(in: raw, at: &offset)
+        }
+
         /// Calls `body` with each label's bytes, in the card's order.
         package func forEachLabel(_ body: (UnsafeRawBufferPointer) -> Void) {
             parts.labels(in: raw, body)
@@ -76,6 +82,64 @@ package struct IndexedListing: Sendable {
             return body(Row(slug: slug, title: UnsafeRawBufferPointer(rebasing: raw[parts.title]), archivedOn: archivedOn,
                             parts: parts, raw: raw))
         }
+    }
+}
+
+/// A field of a card as the board's index holds it, its key and value read in place (valid only inside the call
+/// that gives the row): a ``YAMLMapEntry`` made of bytes.
+package struct IndexedField {
+    package let key: UnsafeRawBufferPointer
+    package let value: IndexedValue
+
+    /// The entries of the map whose count is at `offset`, which is moved past them. Only for an entry checked by
+    /// ``EntryReader/parts()``, which walks every value with the same bounds.
+    fileprivate static func map(in raw: UnsafeRawBufferPointer, at offset: inout Int) -> [IndexedField] {
+        let count = IndexedValue.integer(in: raw, at: &offset)
+        var fields: [IndexedField] = []
+        fields.reserveCapacity(count)
+        for _ in 0..<count {
+            let key = IndexedValue.string(in: raw, at: &offset)
+            fields.append(IndexedField(key: key, value: IndexedValue(in: raw, at: &offset)))
+        }
+        return fields
+    }
+}
+
+/// A field's value as the board's index holds it, read in place: a ``YAMLValue`` made of bytes.
+package enum IndexedValue {
+    /// A scalar's text, and whether it was written plain (no quotes, no block), as ``YAMLScalar/Style/plain``.
+    case scalar(UnsafeRawBufferPointer, isPlain: Bool)
+    case list([IndexedValue])
+    case map([IndexedField])
+
+    fileprivate init(in raw: UnsafeRawBufferPointer, at offset: inout Int) {
+        let tag = raw[offset]
+        offset += 1
+        switch tag {
+        case 0:
+            let isPlain = raw[offset] == 0
+            offset += 1
+            self = .scalar(Self.string(in: raw, at: &offset), isPlain: isPlain)
+        case 1:
+            let count = Self.integer(in: raw, at: &offset)
+            var items: [IndexedValue] = []
+            items.reserveCapacity(count)
+            for _ in 0..<count { items.append(IndexedValue(in: raw, at: &offset)) }
+            self = .list(items)
+        default:
+            self = .map(IndexedField.map(in: raw, at: &offset))
+        }
+    }
+
+    fileprivate static func integer(in raw: UnsafeRawBufferPointer, at offset: inout Int) -> Int {
+        defer { offset += 4 }
+        return Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+    }
+
+    fileprivate static func string(in raw: UnsafeRawBufferPointer, at offset: inout Int) -> UnsafeRawBufferPointer {
+        let length = integer(in: raw, at: &offset)
+        defer { offset += length }
+        return UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + length)])
     }
 }
 

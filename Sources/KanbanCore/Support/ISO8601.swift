@@ -19,55 +19,85 @@ package enum ISO8601 {
 
     /// `2026-01-05T10:00:00Z` in UTC; fractional seconds are written as milliseconds only when present.
     package static func string(from date: Date) -> String {
-        let interval = date.timeIntervalSince1970
-        var seconds = Int64(interval.rounded(.down))
-        let milliseconds = Int((interval - Double(seconds)) * 1000 + 0.5)
-        if milliseconds >= 1000 { seconds += 1 }
-        var days = seconds / 86_400
-        var secondOfDay = seconds % 86_400
-        if secondOfDay < 0 {
-            secondOfDay += 86_400
-            days -= 1
+        let parts = Parts(date)
+        guard parts.fitsFourDigits else { return parts.text }
+        // Digits written in place: `list --json` writes two timestamps for each of many cards.
+        return String(unsafeUninitializedCapacity: parts.length, initializingUTF8With: parts.put)
+    }
+
+    /// Appends the text ``string(from:)`` gives, as UTF-8 bytes, making no string.
+    package static func append(_ date: Date, to bytes: inout [UInt8]) {
+        let parts = Parts(date)
+        guard parts.fitsFourDigits else {
+            bytes += parts.text.utf8
+            return
         }
-        let (year, month, day) = civil(fromDays: days)
-        let hasMilliseconds = milliseconds > 0 && milliseconds < 1000
-        if (0...9999).contains(year) {
-            // Digits written in place: `list --json` writes two timestamps for each of many cards.
-            let length = hasMilliseconds ? 24 : 20
-            return String(unsafeUninitializedCapacity: length) { buffer in
-                func put(_ value: Int64, _ width: Int, at offset: Int, then separator: UInt8) {
-                    var rest = value
-                    for index in (offset..<(offset + width)).reversed() {
-                        buffer[index] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
-                        rest /= 10
-                    }
-                    buffer[offset + width] = separator
-                }
-                put(year, 4, at: 0, then: UInt8(ascii: "-"))
-                put(month, 2, at: 5, then: UInt8(ascii: "-"))
-                put(day, 2, at: 8, then: UInt8(ascii: "T"))
-                put(secondOfDay / 3600, 2, at: 11, then: UInt8(ascii: ":"))
-                put(secondOfDay / 60 % 60, 2, at: 14, then: UInt8(ascii: ":"))
-                put(secondOfDay % 60, 2, at: 17, then: hasMilliseconds ? UInt8(ascii: ".") : UInt8(ascii: "Z"))
-                if hasMilliseconds { put(Int64(milliseconds), 3, at: 20, then: UInt8(ascii: "Z")) }
-                return length
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: parts.length))
+        _ = bytes.withUnsafeMutableBufferPointer { parts.put(into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+    }
+
+    /// A date's fields in UTC, as the text shows them.
+    private struct Parts {
+        var year: Int64, month: Int64, day: Int64, secondOfDay: Int64
+        /// 1–999; 0 when the text has no fraction.
+        var milliseconds: Int
+
+        init(_ date: Date) {
+            let interval = date.timeIntervalSince1970
+            var seconds = Int64(interval.rounded(.down))
+            let milliseconds = Int((interval - Double(seconds)) * 1000 + 0.5)
+            if milliseconds >= 1000 { seconds += 1 }
+            var days = seconds / 86_400
+            secondOfDay = seconds % 86_400
+            if secondOfDay < 0 {
+                secondOfDay += 86_400
+                days -= 1
             }
+            (year, month, day) = ISO8601.civil(fromDays: days)
+            self.milliseconds = milliseconds > 0 && milliseconds < 1000 ? milliseconds : 0
         }
-        var result = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-        result += pad(Int64(secondOfDay / 3600), 2) + ":" + pad(Int64(secondOfDay / 60 % 60), 2) + ":"
-        result += pad(Int64(secondOfDay % 60), 2)
-        if hasMilliseconds { result += "." + pad(Int64(milliseconds), 3) }
-        return result + "Z"
+
+        var fitsFourDigits: Bool { (0...9999).contains(year) }
+        var length: Int { milliseconds > 0 ? 24 : 20 }
+
+        /// Writes the text of a four-digit year into `buffer` (at least ``length`` bytes); returns ``length``.
+        func put(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+            func put(_ value: Int64, _ width: Int, at offset: Int, then separator: UInt8) {
+                var rest = value
+                for index in (offset..<(offset + width)).reversed() {
+                    buffer[index] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                    rest /= 10
+                }
+                buffer[offset + width] = separator
+            }
+            put(year, 4, at: 0, then: UInt8(ascii: "-"))
+            put(month, 2, at: 5, then: UInt8(ascii: "-"))
+            put(day, 2, at: 8, then: UInt8(ascii: "T"))
+            put(secondOfDay / 3600, 2, at: 11, then: UInt8(ascii: ":"))
+            put(secondOfDay / 60 % 60, 2, at: 14, then: UInt8(ascii: ":"))
+            put(secondOfDay % 60, 2, at: 17, then: milliseconds > 0 ? UInt8(ascii: ".") : UInt8(ascii: "Z"))
+            if milliseconds > 0 { put(Int64(milliseconds), 3, at: 20, then: UInt8(ascii: "Z")) }
+            return length
+        }
+
+        /// The text for any year (one past four digits, or before year 0, too).
+        var text: String {
+            var result = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+            result += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+            if milliseconds > 0 { result += "." + pad(Int64(milliseconds), 3) }
+            return result + "Z"
+        }
+
+        private func pad(_ value: Int64, _ width: Int) -> String {
+            let digits = String(value)
+            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        }
     }
 
     /// `2026-01-05` in UTC, the form archive file names start with.
     package static func dayString(from date: Date) -> String {
         String(string(from: date).prefix(10))
-    }
-
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {

@@ -25,14 +25,15 @@ enum ChunkedText {
         let pending = Mutex(Pending<Piece>(pieces: Array(repeating: nil, count: ranges.count)))
         DispatchQueue.concurrentPerform(iterations: ranges.count) { index in
             let piece = make(ranges[index])
-            pending.withLock { state in
+            // Whoever completes the next piece in order writes every piece that is ready from there, outside the
+            // lock, while the others go on making theirs; pieces finished meanwhile are left for it to write.
+            var ready = pending.withLock { state in
                 state.pieces[index] = piece
-                // Whoever completes the next piece in order writes every piece that is ready from there.
-                while state.next < state.pieces.count, let ready = state.pieces[state.next] {
-                    write(ready)
-                    state.pieces[state.next] = nil
-                    state.next += 1
-                }
+                return state.isWriting ? [] : state.takeReady()
+            }
+            while !ready.isEmpty {
+                for piece in ready { write(piece) }
+                ready = pending.withLock { $0.takeReady() }
             }
         }
     }
@@ -40,5 +41,19 @@ enum ChunkedText {
     private struct Pending<Piece> {
         var pieces: [Piece?]
         var next = 0
+        /// Whether a thread is writing pieces (it took them in order, and takes the next ready ones after).
+        var isWriting = false
+
+        /// The pieces ready to be written next, in order, taken out; the caller writes them when there are any.
+        mutating func takeReady() -> [Piece] {
+            var ready: [Piece] = []
+            while next < pieces.count, let piece = pieces[next] {
+                ready.append(piece)
+                pieces[next] = nil
+                next += 1
+            }
+            isWriting = !ready.isEmpty
+            return ready
+        }
     }
 }

@@ -85,42 +85,143 @@ extension JSON {
     /// Appends the text ``appendCard(_:includeBody:body:to:layout:)`` gives for the card a row of the board's index
     /// holds (in `directory`, `cards/<column>` or `archive`), as bytes, without making the card.
     static func appendRow(_ row: IndexedListing.Row, directory: String, to output: inout [UInt8], layout: CardJSONLayout) {
+        let pieces = layout.bytes
         func optionalDate(_ date: Date?) {
-            if let date { quote(timestamp(date), into: &output) } else { output += "null".utf8 }
+            // A timestamp is digits and `-:.TZ`: nothing in it needs escaping.
+            guard let date else { return output += pieces.null }
+            output.append(UInt8(ascii: "\""))
+            ISO8601.append(date, to: &output)
+            output.append(UInt8(ascii: "\""))
         }
-        output += layout.opening.utf8
-        output += (directory == "archive" ? "true" : "false").utf8
-        output += layout.column.utf8
+        output += pieces.opening
+        output += directory == "archive" ? pieces.true : pieces.false
+        output += pieces.column
         quote(row.column, into: &output)
-        output += layout.created.utf8
+        output += pieces.created
         optionalDate(row.created)
-        output += layout.fields.utf8
+        output += pieces.fields
         if row.hasFields {
-            var text = ""
-            appendFields(row.fields(), to: &text, layout: layout)
-            output += text.utf8
+            appendFields(row, to: &output, layout: layout)
         } else {
-            output += "{}".utf8
+            output += pieces.emptyObject
         }
-        output += layout.labels.utf8
+        output += pieces.labels
         var labels = 0
         row.forEachLabel { label in
-            output += (labels == 0 ? layout.firstItem : layout.nextItem).utf8
+            output += labels == 0 ? pieces.firstItem : pieces.nextItem
             quote(label, into: &output)
             labels += 1
         }
-        output += (labels == 0 ? "[]" : layout.closingList).utf8
-        output += layout.modified.utf8
+        output += labels == 0 ? pieces.emptyList : pieces.closingList
+        output += pieces.modified
         optionalDate(row.modified)
-        output += layout.path.utf8
-        quote(directory + "/" + String(decoding: row.name, as: UTF8.self), into: &output)
-        output += layout.position.utf8
-        if let position = row.position { quote(position, into: &output) } else { output += "null".utf8 }
-        output += layout.slug.utf8
-        quote(row.slug, into: &output)
-        output += layout.title.utf8
+        output += pieces.path
+        // The slug is part of the file name: when the path needs no escaping, neither does it.
+        let pathIsPlain = withUTF8Bytes(of: directory) { isPlain($0.assumingMemoryBound(to: UInt8.self)) }
+            && isPlain(row.name.assumingMemoryBound(to: UInt8.self))
+        if pathIsPlain {
+            output.append(UInt8(ascii: "\""))
+            output += directory.utf8
+            output.append(UInt8(ascii: "/"))
+            output += row.name
+            output.append(UInt8(ascii: "\""))
+        } else {
+            quote(directory + "/" + String(decoding: row.name, as: UTF8.self), into: &output)
+        }
+        output += pieces.position
+        if let position = row.position { quote(position, into: &output) } else { output += pieces.null }
+        output += pieces.slug
+        if pathIsPlain {
+            output.append(UInt8(ascii: "\""))
+            output += row.slug
+            output.append(UInt8(ascii: "\""))
+        } else {
+            quote(row.slug, into: &output)
+        }
+        output += pieces.title
         quote(row.title, into: &output)
-        output += layout.closing.utf8
+        output += pieces.closing
+    }
+
+    /// The `fields` object of a row, written from the index's bytes as ``appendFields(_:to:layout:)`` writes a card's;
+    /// through the card's fields when a key is not ASCII (keys are told apart as strings are, which for other text
+    /// is not by their bytes).
+    private static func appendFields(_ row: IndexedListing.Row, to output: inout [UInt8], layout: CardJSONLayout) {
+        let start = output.count
+        if appendObject(row.fieldsInPlace, to: &output, pretty: layout.pretty, indent: layout.indent + 1) { return }
+        output.removeSubrange(start...)
+        var text = ""
+        appendFields(row.fields(), to: &text, layout: layout)
+        output += text.utf8
+    }
+
+    /// Appends what ``write(to:pretty:indent:)`` writes for `.object` of `fields` (the first of a repeated key kept,
+    /// keys in the order of their bytes); false, having written part of it, when a key is not ASCII.
+    private static func appendObject(_ fields: [IndexedField], to output: inout [UInt8], pretty: Bool, indent: Int) -> Bool {
+        guard !fields.isEmpty else {
+            output += "{}".utf8
+            return true
+        }
+        for field in fields where field.key.contains(where: { $0 >= 0x80 }) { return false }
+        var unique = fields
+        if fields.count > 1 {
+            // By key, the first of equal keys first, and only that one kept.
+            let order = fields.indices.sorted {
+                fields[$0].key.elementsEqual(fields[$1].key) ? $0 < $1 : fields[$0].key.lexicographicallyPrecedes(fields[$1].key)
+            }
+            unique = []
+            for index in order where unique.last.map({ !$0.key.elementsEqual(fields[index].key) }) ?? true { unique.append(fields[index]) }
+        }
+        output.append(UInt8(ascii: "{"))
+        for (index, field) in unique.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            if pretty { appendLineBreak(indent + 1, to: &output) }
+            quote(field.key, into: &output)
+            output += (pretty ? ": " : ":").utf8
+            guard appendValue(field.value, to: &output, pretty: pretty, indent: indent + 1) else { return false }
+        }
+        if pretty { appendLineBreak(indent, to: &output) }
+        output.append(UInt8(ascii: "}"))
+        return true
+    }
+
+    /// Appends what ``write(to:pretty:indent:)`` writes for `JSON(yaml:)` of `value`; false as ``appendObject``.
+    private static func appendValue(_ value: IndexedValue, to output: inout [UInt8], pretty: Bool, indent: Int) -> Bool {
+        switch value {
+        case .scalar(let text, let isPlain):
+            guard isPlain else {
+                quote(text, into: &output)
+                return true
+            }
+            switch String(decoding: text, as: UTF8.self) {
+            case "", "~", "null", "Null", "NULL": output += "null".utf8
+            case "true", "True", "TRUE": output += "true".utf8
+            case "false", "False", "FALSE": output += "false".utf8
+            case let scalar where isNumber(scalar): output += text
+            default: quote(text, into: &output)
+            }
+        case .list(let items):
+            guard !items.isEmpty else {
+                output += "[]".utf8
+                return true
+            }
+            output.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                if pretty { appendLineBreak(indent + 1, to: &output) }
+                guard appendValue(item, to: &output, pretty: pretty, indent: indent + 1) else { return false }
+            }
+            if pretty { appendLineBreak(indent, to: &output) }
+            output.append(UInt8(ascii: "]"))
+        case .map(let entries):
+            return appendObject(entries, to: &output, pretty: pretty, indent: indent)
+        }
+        return true
+    }
+
+    private static func appendLineBreak(_ indent: Int, to output: inout [UInt8]) {
+        output.append(0x0A)
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
     }
 
     /// ``quote(_:into:)`` for UTF-8 bytes.
@@ -149,6 +250,15 @@ struct CardJSONLayout: Sendable {
     let separator: String
     let opening, body, column, created, fields, labels, modified, path, position, slug, title, closing: String
     let firstItem, nextItem, closingList, fieldIndent, closingObject: String
+    /// The same pieces as UTF-8, for a card written as bytes.
+    let bytes: Bytes
+
+    struct Bytes: Sendable {
+        let opening, column, created, fields, labels, modified, path, position, slug, title, closing: [UInt8]
+        let firstItem, nextItem, closingList: [UInt8]
+        let `true` = Array("true".utf8), `false` = Array("false".utf8), null = Array("null".utf8)
+        let emptyObject = Array("{}".utf8), emptyList = Array("[]".utf8)
+    }
 
     init(pretty: Bool, indent: Int) {
         self.pretty = pretty
@@ -176,6 +286,10 @@ struct CardJSONLayout: Sendable {
         closingList = lineBreak(indent + 1) + "]"
         fieldIndent = lineBreak(indent + 2)
         closingObject = lineBreak(indent + 1) + "}"
+        bytes = Bytes(opening: Array(opening.utf8), column: Array(column.utf8), created: Array(created.utf8), fields: Array(fields.utf8),
+                      labels: Array(labels.utf8), modified: Array(modified.utf8), path: Array(path.utf8), position: Array(position.utf8),
+                      slug: Array(slug.utf8), title: Array(title.utf8), closing: Array(closing.utf8), firstItem: Array(firstItem.utf8),
+                      nextItem: Array(nextItem.utf8), closingList: Array(closingList.utf8))
     }
 }
 

@@ -113,12 +113,28 @@ final class BufferedOutput: Sendable {
     private func write(_ bytes: UnsafeBufferPointer<UInt8>, raw: Bool) {
         guard !bytes.isEmpty else { return }
         flushesBeforeWriting?.flush()
+        // The look for control characters, the dearest part of a big write, is made before the lock is taken, so
+        // that threads writing pieces of one output in turn (``ChunkedText``) do not wait for each other's.
+        if !raw && VisibleControls.needsEscaping(bytes) {
+            let escaped = VisibleControls.escaped(bytes, keepingStyles: state.withLock { $0.keepsStyles })
+            escaped.withUnsafeBufferPointer(append)
+        } else {
+            append(bytes)
+        }
+    }
+
+    private func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         let shouldFlush = state.withLock { state in
-            if !raw && VisibleControls.needsEscaping(bytes) {
-                state.buffer.append(contentsOf: VisibleControls.escaped(bytes, keepingStyles: state.keepsStyles))
-            } else {
-                state.buffer.append(contentsOf: bytes)
+            // A piece bigger than the buffer goes out after what is buffered, without being copied into it first.
+            if bytes.count >= capacity && state.failure == nil {
+                if !state.buffer.isEmpty {
+                    state.failure = state.buffer.withUnsafeBytes { SystemCalls.writeAll(descriptor, $0) }
+                    state.buffer.removeAll(keepingCapacity: true)
+                }
+                if state.failure == nil { state.failure = SystemCalls.writeAll(descriptor, UnsafeRawBufferPointer(bytes)) }
+                return false
             }
+            state.buffer.append(contentsOf: bytes)
             return state.buffer.count >= capacity || (isLineBuffered && bytes.contains(0x0A))
         }
         if shouldFlush { flush() }

@@ -68,8 +68,9 @@ import Testing
     }
 
     /// `list --json` and `board --json` written from the board index's entries (no card made) are the text the
-    /// cards give: on the sample board, the SimpleKanban fixture, and cards whose fields and titles need escaping.
-    @Test(arguments: ["sample", "simplekanban", "escaping"])
+    /// cards give: on the sample board, the SimpleKanban fixture, cards whose fields and titles need escaping, and
+    /// cards with generated fields (nested, repeated keys, keys equal only as strings, numbers, nulls, quoted words).
+    @Test(arguments: ["sample", "simplekanban", "escaping", "generated"])
     func writesTheSameFromTheIndexAsFromTheCards(board name: String) throws {
         let root = NSTemporaryDirectory() + "kanban-json-index-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -100,6 +101,15 @@ import Testing
                 """#
             try card.write(toFile: directory + "/cards/todo/escaping.md", atomically: true, encoding: .utf8)
         }
+        if name == "generated" {
+            var random = SeededGenerator(seed: 25)
+            for number in 0..<120 {
+                let keys = Self.generatedKeys.shuffled(using: &random).prefix(Int.random(in: 0...5, using: &random))
+                let fields = keys.map { Self.generatedField($0, indent: 0, depth: 0, using: &random) }
+                let card = "---\ntitle: Card \(number)\ncolumn: todo\nposition: g\(number)\n" + fields.joined() + "---\n"
+                try card.write(toFile: directory + "/cards/todo/generated-\(number).md", atomically: true, encoding: .utf8)
+            }
+        }
         var placement = IndexPlacement.automatic(cacheDirectory: root + "/cache")
         placement.racyInterval = 30_000_000
         let store = try BoardStore(directory: directory, index: placement)
@@ -117,6 +127,32 @@ import Testing
         let listing = try #require(try store.indexedListing(.active, columns: nil, labels: [], board: board))
         let fromIndex = try written { JSONCardArrayWriter.writeBoard(listing, board: board, columns: snapshot.columnIDs, to: $0) }
         #expect(fromIndex == (try written { JSONCardArrayWriter.writeBoard(snapshot, columns: snapshot.columnIDs, to: $0) }))
+    }
+
+    /// Keys in an order their bytes and their characters sort alike in, and not.
+    private static let generatedKeys = ["a", "b", "owner", "Z", "a1", "é", "Ω", "z-last", "estimate", "e\u{301}x"]
+
+    /// The frontmatter line (or lines) of field `key` at `indent` spaces: a scalar of any kind, a list or a map, nested.
+    private static func generatedField(_ key: String, indent: Int, depth: Int, using random: inout SeededGenerator) -> String {
+        let pad = String(repeating: " ", count: indent)
+        let scalars = ["", "~", "null", "Null", "true", "FALSE", "3", "-0", "1.50", "1e3", "01", "1.", "x y", "'true'", "\"7\"",
+                       "\"tab\\there\"", "'it''s'", "é", "[]", "{}", "[1, two, null]", "{k: v, a: 1}"]
+        switch depth < 2 ? Int.random(in: 0..<4, using: &random) : 0 {
+        case 1:
+            let items = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                pad + "  - " + scalars.randomElement(using: &random)! + "\n"
+            }
+            return pad + key + ":\n" + items.joined()
+        case 2:
+            let entries = generatedKeys.shuffled(using: &random).prefix(Int.random(in: 1...4, using: &random)).map {
+                generatedField($0, indent: indent + 2, depth: depth + 1, using: &random)
+            }
+            return pad + key + ":\n" + entries.joined()
+        case 3 where depth == 0:
+            return pad + key + ": |\n" + pad + "  line one\n" + pad + "  line two\n"
+        default:
+            return pad + key + ": " + scalars.randomElement(using: &random)! + "\n"
+        }
     }
 
     @Test func anEmptyArrayIsTwoBrackets() throws {
