@@ -56,31 +56,38 @@ indirect enum JSON: Sendable, Equatable {
         }
     }
 
-    /// Whether `bytes` go into a JSON string as they are: no control character, `"`, `\\` or DEL, and no `E2` that
-    /// may start U+2028 or U+2029 (which ``quote(_:into:)`` escapes). Eight bytes at a time.
+    /// Whether `bytes` go into a JSON string as they are: no control character (C0, DEL, or a C1 control, which
+    /// starts with `C2`), `"` or `\\`, and no `E2` that may start U+2028 or U+2029; ``quote(_:into:)`` escapes each.
+    /// So a JSON text made by ``quote(_:into:)`` holds nothing ``VisibleControls`` would change (line feeds apart).
+    /// Eight bytes at a time, the last eight overlapping those before; any byte past `7E` is looked at closely.
     static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
-        /// Whether a byte of `word` is `byte` (exact: the borrow of a zero byte never makes another look zero first).
-        func has(_ word: UInt64, _ byte: UInt8) -> Bool {
-            let pattern = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-            return (pattern &- 0x0101_0101_0101_0101) & ~pattern & 0x8080_8080_8080_8080 != 0
+        let count = bytes.count
+        func isPlain(_ word: UInt64) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            /// Whether a byte of `word` is `byte` (exact: the borrow of a zero byte never makes another look zero first).
+            func has(_ byte: UInt8) -> Bool {
+                let pattern = word ^ (ones &* UInt64(byte))
+                return (pattern &- ones) & ~pattern & highs != 0
+            }
+            // A byte below 0x20, `"` or `\`.
+            if (word &- 0x2020_2020_2020_2020) & ~word & highs != 0 || has(0x22) || has(0x5C) { return false }
+            // A byte of 0x7F or more (its high bit set, or the low seven bits all set): DEL, `C2`, `E2`, or other text.
+            guard ((word & 0x7F7F_7F7F_7F7F_7F7F) &+ ones | word) & highs != 0 else { return true }
+            return !has(0x7F) && !has(0xC2) && !has(0xE2)
+        }
+        guard count >= 8 else {
+            // Padded with `A`s, which are plain.
+            var word: UInt64 = 0x4141_4141_4141_4141
+            withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+            return isPlain(word)
         }
         var index = 0
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            // A byte below 0x20, or one of the four others.
-            if (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080 != 0 || has(word, 0x22) || has(word, 0x5C)
-                || has(word, 0x7F) || has(word, 0xE2) {
-                return false
-            }
+        while index + 8 < count {
+            guard isPlain(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) else { return false }
             index += 8
         }
-        while index < bytes.count {
-            let byte = base[index]
-            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2 { return false }
-            index += 1
-        }
-        return true
+        return isPlain(UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self))
     }
 
     static func quote(_ text: String, into output: inout String) {
@@ -100,7 +107,7 @@ indirect enum JSON: Sendable, Equatable {
             case "\n": output += "\\n"
             case "\r": output += "\\r"
             case "\t": output += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029:
                 let hex = String(scalar.value, radix: 16)
                 output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default:

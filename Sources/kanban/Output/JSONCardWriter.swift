@@ -353,7 +353,8 @@ enum JSONCardArrayWriter {
         let first = "[\n" + itemIndent
         let next = ",\n" + itemIndent
         let closing = "\n" + String(repeating: "  ", count: indent) + "]" + terminator
-        ChunkedText.write(count: count, to: output, bytes: { range in
+        // Every string in it went through `JSON.quote`, which leaves no control character for the terminal to obey.
+        ChunkedText.write(count: count, to: output, isSafe: true, bytes: { range in
             var text: [UInt8] = []
             text.reserveCapacity(range.count * 400)
             var scratch = ""

@@ -105,6 +105,15 @@ final class BufferedOutput: Sendable {
         bytes.withUnsafeBufferPointer { write($0, raw: false) }
     }
 
+    /// Appends UTF-8 `bytes` that hold nothing ``VisibleControls`` would change, without looking for it again: JSON
+    /// made by ``JSON/quote(_:into:)`` (which escapes every control character) and fixed text. Debug builds check.
+    func write(safeBytes bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { bytes in
+            assert(!VisibleControls.needsEscaping(bytes), "text that needs its controls shown, written as safe")
+            write(bytes, raw: true)
+        }
+    }
+
     private func write(_ text: String, raw: Bool) {
         var utf8 = text
         utf8.withUTF8 { write($0, raw: raw) }

@@ -155,6 +155,36 @@ import Testing
         }
     }
 
+    /// The cards' JSON is written to the terminal without the look for control characters every other output gets
+    /// (`BufferedOutput.write(safeBytes:)`): so every control a card's text can hold (C0, DEL, C1, U+2028) must come
+    /// out escaped by the JSON itself, the text still reading back as it was.
+    @Test(arguments: [1, 2, 3])
+    func theJSONOfCardsHoldsNoControlForTheTerminal(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let pieces = ["a", "Title ", "é", "©", "\u{85}", "\u{9B}", "\u{80}", "\u{9F}", "\u{A0}", "\u{7F}", "\u{1B}[2J", "\u{7}", "\t", "\n",
+                      "\r", "\u{0}", "\u{2028}", "\u{2029}", "\u{2027}", "\"", "\\", "日本", "\u{C2}"]  // no U+FEFF: Foundation's reader drops it
+        func text() -> String { (0..<Int.random(in: 0...12, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined() }
+        let cards = (0..<300).map { number in
+            var card = Card(unreadableAt: "cards/todo/card-\(number).md")!
+            card.title = text()
+            card.labels = (0..<Int.random(in: 0...2, using: &random)).map { _ in text() }
+            card.position = text()
+            card.body = text()
+            card.fields = [YAMLMapEntry(key: text(), value: .scalar(YAMLScalar(text(), style: .doubleQuoted))),
+                           YAMLMapEntry(key: "list", value: .list([.scalar(YAMLScalar(text(), style: .plain))]))]
+            return card
+        }
+        for includeBody in [false, true] {
+            let json = try written { JSONCardArrayWriter.write(cards, to: $0, includeBody: includeBody) }
+            let bytes = Array(json.utf8)
+            #expect(!bytes.withUnsafeBufferPointer(VisibleControls.needsEscaping), "seed \(seed)")
+            let parsed = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [[String: Any]])
+            #expect(parsed.map { $0["title"] as? String } == cards.map(\.title))
+            #expect(parsed.map { $0["labels"] as? [String] } == cards.map(\.labels))
+            if includeBody { #expect(parsed.map { $0["body"] as? String } == cards.map(\.body)) }
+        }
+    }
+
     @Test func anEmptyArrayIsTwoBrackets() throws {
         let text = try written { output in
             JSONCardArrayWriter.write([Card](), to: output)
