@@ -3,7 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import Foundation
+import Synchronization
 
 /// Where a board's ``CardIndex`` is kept, and how it is read and written.
 ///
@@ -103,15 +105,23 @@ struct CardIndexFile: Sendable {
         }
         guard case .parsed(let header) = parsed, header.boardPath == boardPath, header.boardDevice == boardDevice,
               header.boardInode == boardInode else { return nil }
+        // The sections are read, checked and walked on every core, one section each (a column's can be megabytes).
+        let wanted = header.sections.filter { directories?.contains($0.directory) ?? true }
+        let read = Mutex<[CardIndex.Section?]>(Array(repeating: nil, count: wanted.count))
+        DispatchQueue.concurrentPerform(iterations: wanted.count) { number in
+            let entry = wanted[number]
+            guard entry.offset + entry.length <= size, let bytes = Self.read(descriptor, at: entry.offset, count: entry.length),
+                  bytes.withUnsafeBytes(CardIndex.checksum) == entry.checksum,
+                  let section = CardIndex.Section(bytes: bytes, count: entry.count) else { return }
+            read.withLock { $0[number] = section }
+        }
         var sections: [String: CardIndex.Section] = [:]
+        for (entry, section) in zip(wanted, read.withLock { $0 }) {
+            guard let section else { return nil }
+            sections[entry.directory] = section
+        }
         var listings: [String: CardIndex.DirectoryListing] = [:]
         for entry in header.sections {
-            if directories?.contains(entry.directory) ?? true {
-                guard entry.offset + entry.length <= size, let bytes = Self.read(descriptor, at: entry.offset, count: entry.length),
-                      bytes.withUnsafeBytes(CardIndex.checksum) == entry.checksum,
-                      let section = CardIndex.Section(bytes: bytes, count: entry.count) else { return nil }
-                sections[entry.directory] = section
-            }
             // A listing that fails its checksum is only left out: the directory is listed again.
             if let listing = entry.listing, listing.keysOffset + listing.keyCount * 8 <= size,
                let bytes = Self.read(descriptor, at: listing.keysOffset, count: listing.keyCount * 8),
