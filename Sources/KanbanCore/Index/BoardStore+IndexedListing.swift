@@ -306,17 +306,23 @@ extension BoardStore {
                 for offset in 0..<8 { prefix = prefix << 8 | UInt64(offset < range.count ? raw[range.lowerBound + offset] : 0) }
                 return (prefix, Int32(range.count), Int32(number))
             }
-            keys.sort { lhs, rhs in
-                if (lhs.length < 0) != (rhs.length < 0) { return lhs.length >= 0 }
+            /// The order of two rows whose keys' first eight bytes (or lack of a key) are the same.
+            func precedes(_ lhs: (prefix: UInt64, length: Int32, row: Int32), _ rhs: (prefix: UInt64, length: Int32, row: Int32)) -> Bool {
                 let left = rows[Int(lhs.row)], right = rows[Int(rhs.row)]
                 if lhs.length >= 0 {
-                    if lhs.prefix != rhs.prefix { return lhs.prefix < rhs.prefix }
                     let order = Self.compare(UnsafeRawBufferPointer(rebasing: raw[key(left)!]), UnsafeRawBufferPointer(rebasing: raw[key(right)!]))
                     if order != 0 { return order < 0 }
                 }
                 let order = Self.compare(slug(left), slug(right))
                 if order != 0 { return order < 0 }
                 return Self.compare(UnsafeRawBufferPointer(rebasing: raw[left.name]), UnsafeRawBufferPointer(rebasing: raw[right.name])) < 0
+            }
+            // Rows with a key first; most pairs are told apart by the prefixes alone, without reading a row.
+            keys.sort { lhs, rhs in
+                let lhsHasKey = lhs.length >= 0
+                if lhsHasKey != (rhs.length >= 0) { return lhsHasKey }
+                if lhsHasKey && lhs.prefix != rhs.prefix { return lhs.prefix < rhs.prefix }
+                return precedes(lhs, rhs)
             }
             rows = keys.map { rows[Int($0.row)] }
         }
