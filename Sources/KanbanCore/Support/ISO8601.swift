@@ -25,16 +25,12 @@ package enum ISO8601 {
         return String(unsafeUninitializedCapacity: parts.length, initializingUTF8With: parts.put)
     }
 
-    /// Appends the text ``string(from:)`` gives, as UTF-8 bytes, making no string.
-    package static func append(_ date: Date, to bytes: inout [UInt8]) {
+    /// Writes the text ``string(from:)`` gives into `buffer` (at least 24 bytes), making no string, and returns its
+    /// length; nil, having written nothing, for a year that has not four digits.
+    package static func write(_ date: Date, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
         let parts = Parts(date)
-        guard parts.fitsFourDigits else {
-            bytes += parts.text.utf8
-            return
-        }
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: parts.length))
-        _ = bytes.withUnsafeMutableBufferPointer { parts.put(into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+        guard parts.fitsFourDigits, buffer.count >= parts.length else { return nil }
+        return parts.put(into: buffer)
     }
 
     /// A date's fields in UTC, as the text shows them.

@@ -10,10 +10,14 @@ enum ChunkedText {
         write(count: count, make: text) { output.write($0) }
     }
 
-    /// The same with each run's text as UTF-8 bytes (made without a string, which would check them once more);
-    /// `isSafe` when they hold nothing ``VisibleControls`` would change (see ``BufferedOutput/write(safeBytes:)``).
-    static func write(count: Int, to output: BufferedOutput, isSafe: Bool = false, bytes: @Sendable (Range<Int>) -> [UInt8]) {
-        write(count: count, make: bytes) { isSafe ? output.write(safeBytes: $0) : output.write(bytes: $0) }
+    /// The same with each run's text as UTF-8 bytes (made without a string, which would check them once more).
+    static func write(count: Int, to output: BufferedOutput, bytes: @Sendable (Range<Int>) -> [UInt8]) {
+        write(count: count, make: bytes) { output.write(bytes: $0) }
+    }
+
+    /// The same with bytes that hold nothing ``VisibleControls`` would change (see ``BufferedOutput/write(safeBytes:)``).
+    static func write(count: Int, to output: BufferedOutput, safeBytes: @Sendable (Range<Int>) -> WrittenBytes) {
+        write(count: count, make: safeBytes) { output.write(safeBytes: $0.bytes) }
     }
 
     private static func write<Piece: Sendable>(count: Int, make: @Sendable (Range<Int>) -> Piece, write: @Sendable (Piece) -> Void) {

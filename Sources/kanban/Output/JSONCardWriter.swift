@@ -84,82 +84,87 @@ extension JSON {
 extension JSON {
     /// Appends the text ``appendCard(_:includeBody:body:to:layout:)`` gives for the card a row of the board's index
     /// holds (in `directory`, `cards/<column>` or `archive`), as bytes, without making the card.
-    static func appendRow(_ row: IndexedListing.Row, directory: String, to output: inout [UInt8], layout: CardJSONLayout) {
+    static func appendRow(_ row: IndexedListing.Row, directory: String, to output: inout ByteWriter, layout: CardJSONLayout) {
         let pieces = layout.bytes
         func optionalDate(_ date: Date?) {
             // A timestamp is digits and `-:.TZ`: nothing in it needs escaping.
-            guard let date else { return output += pieces.null }
+            guard let date else { return output.append(pieces.null) }
             output.append(UInt8(ascii: "\""))
-            ISO8601.append(date, to: &output)
+            var fits = true
+            output.write(upTo: 24) { buffer in
+                guard let length = ISO8601.write(date, into: buffer) else { fits = false; return 0 }
+                return length
+            }
+            if !fits { output.append(ISO8601.string(from: date)) }
             output.append(UInt8(ascii: "\""))
         }
-        output += pieces.opening
-        output += directory == "archive" ? pieces.true : pieces.false
-        output += pieces.column
+        output.append(pieces.opening)
+        output.append(directory == "archive" ? pieces.true : pieces.false)
+        output.append(pieces.column)
         quote(row.column, into: &output)
-        output += pieces.created
+        output.append(pieces.created)
         optionalDate(row.created)
-        output += pieces.fields
+        output.append(pieces.fields)
         if row.hasFields {
             appendFields(row, to: &output, layout: layout)
         } else {
-            output += pieces.emptyObject
+            output.append(pieces.emptyObject)
         }
-        output += pieces.labels
+        output.append(pieces.labels)
         var labels = 0
         row.forEachLabel { label in
-            output += labels == 0 ? pieces.firstItem : pieces.nextItem
+            output.append(labels == 0 ? pieces.firstItem : pieces.nextItem)
             quote(label, into: &output)
             labels += 1
         }
-        output += labels == 0 ? pieces.emptyList : pieces.closingList
-        output += pieces.modified
+        output.append(labels == 0 ? pieces.emptyList : pieces.closingList)
+        output.append(pieces.modified)
         optionalDate(row.modified)
-        output += pieces.path
+        output.append(pieces.path)
         // The slug is part of the file name: when the path needs no escaping, neither does it.
         let pathIsPlain = withUTF8Bytes(of: directory) { isPlain($0.assumingMemoryBound(to: UInt8.self)) }
             && isPlain(row.name.assumingMemoryBound(to: UInt8.self))
         if pathIsPlain {
             output.append(UInt8(ascii: "\""))
-            output += directory.utf8
+            output.append(directory)
             output.append(UInt8(ascii: "/"))
-            output += row.name
+            output.append(row.name)
             output.append(UInt8(ascii: "\""))
         } else {
             quote(directory + "/" + String(decoding: row.name, as: UTF8.self), into: &output)
         }
-        output += pieces.position
-        if let position = row.position { quote(position, into: &output) } else { output += pieces.null }
-        output += pieces.slug
+        output.append(pieces.position)
+        if let position = row.position { quote(position, into: &output) } else { output.append(pieces.null) }
+        output.append(pieces.slug)
         if pathIsPlain {
             output.append(UInt8(ascii: "\""))
-            output += row.slug
+            output.append(row.slug)
             output.append(UInt8(ascii: "\""))
         } else {
             quote(row.slug, into: &output)
         }
-        output += pieces.title
+        output.append(pieces.title)
         quote(row.title, into: &output)
-        output += pieces.closing
+        output.append(pieces.closing)
     }
 
     /// The `fields` object of a row, written from the index's bytes as ``appendFields(_:to:layout:)`` writes a card's;
     /// through the card's fields when a key is not ASCII (keys are told apart as strings are, which for other text
     /// is not by their bytes).
-    private static func appendFields(_ row: IndexedListing.Row, to output: inout [UInt8], layout: CardJSONLayout) {
+    private static func appendFields(_ row: IndexedListing.Row, to output: inout ByteWriter, layout: CardJSONLayout) {
         let start = output.count
         if appendObject(row.fieldsInPlace, to: &output, pretty: layout.pretty, indent: layout.indent + 1) { return }
-        output.removeSubrange(start...)
+        output.truncate(to: start)
         var text = ""
         appendFields(row.fields(), to: &text, layout: layout)
-        output += text.utf8
+        output.append(text)
     }
 
     /// Appends what ``write(to:pretty:indent:)`` writes for `.object` of `fields` (the first of a repeated key kept,
     /// keys in the order of their bytes); false, having written part of it, when a key is not ASCII.
-    private static func appendObject(_ fields: [IndexedField], to output: inout [UInt8], pretty: Bool, indent: Int) -> Bool {
+    private static func appendObject(_ fields: [IndexedField], to output: inout ByteWriter, pretty: Bool, indent: Int) -> Bool {
         guard !fields.isEmpty else {
-            output += "{}".utf8
+            output.append("{}")
             return true
         }
         for field in fields where field.key.contains(where: { $0 >= 0x80 }) { return false }
@@ -177,7 +182,7 @@ extension JSON {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             if pretty { appendLineBreak(indent + 1, to: &output) }
             quote(field.key, into: &output)
-            output += (pretty ? ": " : ":").utf8
+            output.append(pretty ? ": " : ":")
             guard appendValue(field.value, to: &output, pretty: pretty, indent: indent + 1) else { return false }
         }
         if pretty { appendLineBreak(indent, to: &output) }
@@ -186,7 +191,7 @@ extension JSON {
     }
 
     /// Appends what ``write(to:pretty:indent:)`` writes for `JSON(yaml:)` of `value`; false as ``appendObject``.
-    private static func appendValue(_ value: IndexedValue, to output: inout [UInt8], pretty: Bool, indent: Int) -> Bool {
+    private static func appendValue(_ value: IndexedValue, to output: inout ByteWriter, pretty: Bool, indent: Int) -> Bool {
         switch value {
         case .scalar(let text, let isPlain):
             guard isPlain else {
@@ -194,15 +199,15 @@ extension JSON {
                 return true
             }
             switch String(decoding: text, as: UTF8.self) {
-            case "", "~", "null", "Null", "NULL": output += "null".utf8
-            case "true", "True", "TRUE": output += "true".utf8
-            case "false", "False", "FALSE": output += "false".utf8
-            case let scalar where isNumber(scalar): output += text
+            case "", "~", "null", "Null", "NULL": output.append("null")
+            case "true", "True", "TRUE": output.append("true")
+            case "false", "False", "FALSE": output.append("false")
+            case let scalar where isNumber(scalar): output.append(text)
             default: quote(text, into: &output)
             }
         case .list(let items):
             guard !items.isEmpty else {
-                output += "[]".utf8
+                output.append("[]")
                 return true
             }
             output.append(UInt8(ascii: "["))
@@ -219,26 +224,26 @@ extension JSON {
         return true
     }
 
-    private static func appendLineBreak(_ indent: Int, to output: inout [UInt8]) {
+    private static func appendLineBreak(_ indent: Int, to output: inout ByteWriter) {
         output.append(0x0A)
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
+        for _ in 0..<(2 * indent) { output.append(UInt8(ascii: " ")) }
     }
 
     /// ``quote(_:into:)`` for UTF-8 bytes.
-    static func quote(_ bytes: UnsafeRawBufferPointer, into output: inout [UInt8]) {
+    static func quote(_ bytes: UnsafeRawBufferPointer, into output: inout ByteWriter) {
         let bytes = bytes.assumingMemoryBound(to: UInt8.self)
         guard isPlain(bytes) else {
             var text = ""
             quote(String(decoding: bytes, as: UTF8.self), into: &text)
-            output += text.utf8
+            output.append(text)
             return
         }
         output.append(UInt8(ascii: "\""))
-        output += bytes
+        output.append(bytes)
         output.append(UInt8(ascii: "\""))
     }
 
-    static func quote(_ text: String, into output: inout [UInt8]) {
+    static func quote(_ text: String, into output: inout ByteWriter) {
         withUTF8Bytes(of: text) { quote($0, into: &output) }
     }
 }
@@ -254,10 +259,27 @@ struct CardJSONLayout: Sendable {
     let bytes: Bytes
 
     struct Bytes: Sendable {
-        let opening, column, created, fields, labels, modified, path, position, slug, title, closing: [UInt8]
-        let firstItem, nextItem, closingList: [UInt8]
-        let `true` = Array("true".utf8), `false` = Array("false".utf8), null = Array("null".utf8)
-        let emptyObject = Array("{}".utf8), emptyList = Array("[]".utf8)
+        /// Where the pieces are kept.
+        private let store: OutputPieces
+        let opening, column, created, fields, labels, modified, path, position, slug, title, closing: OutputPieces.Piece
+        let firstItem, nextItem, closingList: OutputPieces.Piece
+        let `true`, `false`, null, emptyObject, emptyList: OutputPieces.Piece
+
+        init(_ layout: CardJSONLayout.Texts) {
+            store = OutputPieces([layout.opening, layout.column, layout.created, layout.fields, layout.labels, layout.modified, layout.path,
+                                  layout.position, layout.slug, layout.title, layout.closing, layout.firstItem, layout.nextItem,
+                                  layout.closingList, "true", "false", "null", "{}", "[]"])
+            let pieces = store.pieces
+            (opening, column, created, fields, labels, modified, path, position, slug, title, closing) =
+                (pieces[0], pieces[1], pieces[2], pieces[3], pieces[4], pieces[5], pieces[6], pieces[7], pieces[8], pieces[9], pieces[10])
+            (firstItem, nextItem, closingList) = (pieces[11], pieces[12], pieces[13])
+            (`true`, `false`, null, emptyObject, emptyList) = (pieces[14], pieces[15], pieces[16], pieces[17], pieces[18])
+        }
+    }
+
+    /// The texts ``Bytes`` is made of.
+    struct Texts {
+        let opening, column, created, fields, labels, modified, path, position, slug, title, closing, firstItem, nextItem, closingList: String
     }
 
     init(pretty: Bool, indent: Int) {
@@ -286,10 +308,9 @@ struct CardJSONLayout: Sendable {
         closingList = lineBreak(indent + 1) + "]"
         fieldIndent = lineBreak(indent + 2)
         closingObject = lineBreak(indent + 1) + "}"
-        bytes = Bytes(opening: Array(opening.utf8), column: Array(column.utf8), created: Array(created.utf8), fields: Array(fields.utf8),
-                      labels: Array(labels.utf8), modified: Array(modified.utf8), path: Array(path.utf8), position: Array(position.utf8),
-                      slug: Array(slug.utf8), title: Array(title.utf8), closing: Array(closing.utf8), firstItem: Array(firstItem.utf8),
-                      nextItem: Array(nextItem.utf8), closingList: Array(closingList.utf8))
+        bytes = Bytes(Texts(opening: opening, column: column, created: created, fields: fields, labels: labels, modified: modified, path: path,
+                            position: position, slug: slug, title: title, closing: closing, firstItem: firstItem, nextItem: nextItem,
+                            closingList: closingList))
     }
 }
 
@@ -336,7 +357,7 @@ enum JSONCardArrayWriter {
             withCard(index) { card in
                 scratch.removeAll(keepingCapacity: true)
                 JSON.appendCard(card, includeBody: includeBody, to: &scratch, layout: layout)
-                text += scratch.utf8
+                text.append(scratch)
             }
         }
     }
@@ -344,7 +365,7 @@ enum JSONCardArrayWriter {
     /// Writes a pretty JSON array, as a value `indent` levels in, of `count` items, each appended to the chunk's
     /// bytes by `item` (with a string to reuse), then `terminator`; made on every core a run of items at a time.
     private static func writeItems(count: Int, to output: BufferedOutput, indent: Int, terminator: String,
-                                   item: @Sendable (Int, inout [UInt8], inout String, CardJSONLayout) -> Void) {
+                                   item: @Sendable (Int, inout ByteWriter, inout String, CardJSONLayout) -> Void) {
         guard count > 0 else {
             output.write("[]" + terminator)
             return
@@ -354,17 +375,16 @@ enum JSONCardArrayWriter {
         let next = ",\n" + itemIndent
         let closing = "\n" + String(repeating: "  ", count: indent) + "]" + terminator
         // Every string in it went through `JSON.quote`, which leaves no control character for the terminal to obey.
-        ChunkedText.write(count: count, to: output, isSafe: true, bytes: { range in
-            var text: [UInt8] = []
-            text.reserveCapacity(range.count * 400)
+        ChunkedText.write(count: count, to: output, safeBytes: { range in
+            var text = ByteWriter(capacity: range.count * 512)
             var scratch = ""
             let layout = CardJSONLayout(pretty: true, indent: indent + 1)
             for index in range {
-                text += (index == 0 ? first : next).utf8
+                text.append(index == 0 ? first : next)
                 item(index, &text, &scratch, layout)
             }
-            if range.upperBound == count { text += closing.utf8 }
-            return text
+            if range.upperBound == count { text.append(closing) }
+            return text.finish()
         })
     }
 

@@ -107,11 +107,9 @@ final class BufferedOutput: Sendable {
 
     /// Appends UTF-8 `bytes` that hold nothing ``VisibleControls`` would change, without looking for it again: JSON
     /// made by ``JSON/quote(_:into:)`` (which escapes every control character) and fixed text. Debug builds check.
-    func write(safeBytes bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { bytes in
-            assert(!VisibleControls.needsEscaping(bytes), "text that needs its controls shown, written as safe")
-            write(bytes, raw: true)
-        }
+    func write(safeBytes bytes: UnsafeBufferPointer<UInt8>) {
+        assert(!VisibleControls.needsEscaping(bytes), "text that needs its controls shown, written as safe")
+        write(bytes, raw: true)
     }
 
     private func write(_ text: String, raw: Bool) {

@@ -36,8 +36,9 @@ import Testing
         var output = ""
         JSON.quote("a\"\\\n\r\t\u{0}\u{1B}\u{7F}\u{80}\u{85}\u{9B}\u{9F}\u{A0}©é\u{2028}\u{2029}日本", into: &output)
         #expect(output == #""a\"\\\n\r\t\u0000\u001b\u007f\u0080\u0085\u009b\u009f\#u{A0}©é\u2028\u2029日本""#)
-        var bytes: [UInt8] = []
-        Array("ok ©".utf8).withUnsafeBytes { JSON.quote($0, into: &bytes) }
-        #expect(String(decoding: bytes, as: UTF8.self) == "\"ok ©\"")
+        var bytes = ByteWriter(capacity: 4)  // grown as it is written
+        Array("ok © and more than four bytes".utf8).withUnsafeBytes { JSON.quote($0, into: &bytes) }
+        JSON.quote("\u{9B}", into: &bytes)
+        #expect(String(decoding: bytes.bytes, as: UTF8.self) == #""ok © and more than four bytes""\u009b""#)
     }
 }
