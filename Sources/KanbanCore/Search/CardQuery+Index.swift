@@ -1,4 +1,10 @@
 extension CardQuery {
+    /// Whether the query reads the body of nearly every card: a regular expression, or a word that may be in the body
+    /// with no positive term on the title, a label or the column, which the index could decide a card on.
+    var readsEveryBody: Bool {
+        pattern != nil || (terms.contains { $0.field == .any && !$0.isNegated } && !terms.contains { $0.field != .any && !$0.isNegated })
+    }
+
     /// What the query says about `card` without its body: a match when the body cannot change it, no match when
     /// the body cannot make one, nil when the body must be read. A regular expression always reads it.
     ///

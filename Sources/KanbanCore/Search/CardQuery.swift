@@ -223,14 +223,19 @@ extension BoardStore {
             prefilter: { file, bytes in query.mightMatch(file, bytes: bytes) },
             inspect: { card, bytes, bodyOffset in query.match(card, bytes: bytes, bodyOffset: bodyOffset) },
             assemble: { card, match in SearchHit(card: card, match: match) })
-        scan.indexing = indexing { card in
-            switch query.matchWithoutBody(card) {
-            case .some(.some(let match)): return .keep(match)
-            case .some(nil): return .drop
-            case nil: return .read
+        // A query that must read the body of every card its title does not match (a regular expression, or words
+        // that may be in the body with no title, label or column term to rule cards out) gains nothing from the
+        // index: each card's entry would be made only to send its file to be read. It reads the files, as grep does.
+        if !query.readsEveryBody {
+            scan.indexing = indexing { card in
+                switch query.matchWithoutBody(card) {
+                case .some(.some(let match)): return .keep(match)
+                case .some(nil): return .drop
+                case nil: return .read
+                }
             }
+            scan.indexing?.quickLook = { title in query.mightMatch(title: title) }
         }
-        scan.indexing?.quickLook = { title in query.mightMatch(title: title) }
         let (hits, diagnostics, _, _) = try load(board: board, scope: scope, columns: nil, scan: scan, root: root)
         if let error = query.budgetError { throw error }
         try requireLabels(of: query, in: board, scope: scope, hits: hits)

@@ -3,6 +3,16 @@ import Testing
 @testable import KanbanCore
 
 @Suite struct CardQueryTests {
+    /// A search that must read nearly every card's body leaves the index alone (it would only send each file to be
+    /// read); one with a term the index can decide a card on uses it.
+    @Test(arguments: [("criteria", true), ("acceptance criteria", true), ("criteria -draft", true), ("title:login", false),
+                      ("title:login criteria", false), ("label:bug criteria", false), ("column:todo", false), ("-criteria", false),
+                      ("-label:bug criteria", true)])
+    func readsEveryBodyOnlyWhenNothingButTheBodyCanDecide(query: String, readsEveryBody: Bool) throws {
+        #expect(try CardQuery(parsing: query).readsEveryBody == readsEveryBody, "\(query)")
+        #expect(try CardQuery(regularExpression: "crit.ria").readsEveryBody)
+    }
+
     private static func card(_ text: String, slug: String = "fix-login", column: String = "todo") throws -> (Card, [UInt8], Int) {
         let bytes = Array(text.utf8)
         let (card, document) = try CardReader.read(bytes, file: CardFile.active(name: slug + ".md", column: column), includeBody: true)
