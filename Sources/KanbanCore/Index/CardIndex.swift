@@ -22,7 +22,7 @@ import Synchronization
 /// ignored whole.
 final class CardIndex: Sendable {
     static let magic = Array("KANBANIX".utf8)
-    static let version: UInt32 = 3
+    static let version: UInt32 = 4
     /// How long before the index was built a file must have last changed for its entry to be trusted: well above
     /// the granularity of any file system's time stamps (a second for some, two for FAT).
     static let racyInterval: Int64 = 2_000_000_000
@@ -88,18 +88,48 @@ final class CardIndex: Sendable {
         return listing
     }
 
-    /// The key under which two slugs collide (``Slug/collisionKey(_:)``, hashed): a slug in plain ASCII is folded
-    /// here, byte by byte, without making a string.
+    /// The key under which two slugs collide (``Slug/collisionKey(_:)``, hashed eight bytes at a time): a slug in
+    /// plain ASCII is folded here, a word at a time, without making a string.
     static func nameKey(ofSlug slug: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        guard slug.allSatisfy({ $0 < 0x80 }) else {
-            return hash(Slug.collisionKey(String(decoding: slug, as: UTF8.self)).utf8)
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        // `A`...`Z` made lowercase: a byte at 0x41 or more (0x3F added sets its high bit) and below 0x5B (0x25 added
+        // does not) gets 0x20 added (its high bit moved down two places).
+        func lowercased(_ word: UInt64) -> UInt64 {
+            let upper = (word &+ 0x3F &* ones) & ~(word &+ 0x25 &* ones) & highs
+            return word | upper >> 2
         }
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in slug {
-            hash ^= UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
-            hash = hash &* 0x0000_0100_0000_01B3
+        guard let base = slug.baseAddress, !slug.isEmpty else { return mixed(UnsafeRawBufferPointer(slug), word: { $0 }) }
+        var ascii = true
+        var offset = 0
+        while offset + 8 <= slug.count {
+            if UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self) & highs != 0 { ascii = false; break }
+            offset += 8
         }
-        return hash
+        while ascii && offset < slug.count { ascii = base[offset] < 0x80; offset += 1 }
+        guard ascii else {
+            var key = Slug.collisionKey(String(decoding: slug, as: UTF8.self))
+            return key.withUTF8 { mixed(UnsafeRawBufferPointer($0), word: { $0 }) }
+        }
+        return mixed(UnsafeRawBufferPointer(slug), word: lowercased)
+    }
+
+    /// A hash of `bytes` taken eight at a time, each word passed through `word` first (the last padded with zeros).
+    private static func mixed(_ bytes: UnsafeRawBufferPointer, word: (UInt64) -> UInt64) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            hash = (hash ^ word(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 29
+            offset += 8
+        }
+        if offset < bytes.count {
+            var tail: UInt64 = 0
+            withUnsafeMutableBytes(of: &tail) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
+            hash = (hash ^ word(tail)) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 29
+        }
+        hash = hash &* 0xC4CE_B9FE_1A85_EC53
+        return hash ^ (hash >> 32)
     }
 
     static func nameKey(ofSlug slug: String) -> UInt64 {
@@ -342,46 +372,106 @@ enum EntryLayout {
         return bytes
     }
 
-    /// Appends the entry for `card` to `bytes` (a section being gathered), making no array of its own.
+    /// Appends the entry for `card` to `bytes` (a section being gathered), making no array of its own: its length is
+    /// worked out first, and every part stored in place (a first index encodes a hundred thousand of these).
     static func encode(_ card: Card, name: String, stamp: FileStamp, bodyDigest: UInt64, appendingTo bytes: inout [UInt8]) {
-        let start = bytes.count
-        var writer = EntryWriter(bytes: bytes)
-        bytes = []
-        defer { bytes = writer.bytes }
-        writer.integer(UInt32(0))
-        writer.integer(UInt16(name.utf8.count))
-        writer.bytes += name.utf8
-        writer.integer(stamp.size)
-        writer.integer(stamp.modified)
-        writer.integer(stamp.changed)
-        writer.integer(stamp.inode)
-        writer.integer(stamp.device)
-        writer.integer(bodyDigest)
+        func stringSize(_ text: String) -> Int { 4 + text.utf8.count }
+        func valueSize(_ value: YAMLValue) -> Int {
+            switch value {
+            case .scalar(let scalar): return 2 + stringSize(scalar.value)
+            case .list(let items): return 5 + items.reduce(0) { $0 + valueSize($1) }
+            case .map(let entries): return 5 + entries.reduce(0) { $0 + stringSize($1.key) + valueSize($1.value) }
+            }
+        }
+        var size = 4 + 2 + name.utf8.count + 40 + 8 + 1 + 16 + stringSize(card.title) + stringSize(card.column)
+        if let field = card.columnField { size += stringSize(field) }
+        if let position = card.position { size += stringSize(position) }
+        size += 4 + card.labels.reduce(0) { $0 + stringSize($1) }
+        size += 4 + card.fields.reduce(0) { $0 + stringSize($1.key) + valueSize($1.value) }
+
         var flags: UInt8 = 0
         if card.hasFrontmatter { flags |= Flag.hasFrontmatter }
         if card.columnField != nil { flags |= Flag.hasColumnField }
         if card.position != nil { flags |= Flag.hasPosition }
         if card.created != nil { flags |= Flag.hasCreated }
         if card.modified != nil { flags |= Flag.hasModified }
-        writer.bytes.append(flags)
-        writer.integer((card.created?.timeIntervalSince1970 ?? 0).bitPattern)
-        writer.integer((card.modified?.timeIntervalSince1970 ?? 0).bitPattern)
-        writer.string(card.title)
-        writer.string(card.column)
-        if let field = card.columnField { writer.string(field) }
-        if let position = card.position { writer.string(position) }
-        writer.integer(UInt32(card.labels.count))
-        for label in card.labels { writer.string(label) }
-        writer.integer(UInt32(card.fields.count))
-        for field in card.fields {
-            writer.string(field.key)
-            writer.value(field.value)
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: size))
+        bytes.withUnsafeMutableBytes { raw in
+            var entry = EntryCursor(raw: raw, offset: start)
+            entry.integer(UInt32(size))
+            entry.integer(UInt16(name.utf8.count))
+            entry.bytes(of: name)
+            entry.integer(stamp.size)
+            entry.integer(stamp.modified)
+            entry.integer(stamp.changed)
+            entry.integer(stamp.inode)
+            entry.integer(stamp.device)
+            entry.integer(bodyDigest)
+            entry.integer(flags)
+            entry.integer((card.created?.timeIntervalSince1970 ?? 0).bitPattern)
+            entry.integer((card.modified?.timeIntervalSince1970 ?? 0).bitPattern)
+            entry.string(card.title)
+            entry.string(card.column)
+            if let field = card.columnField { entry.string(field) }
+            if let position = card.position { entry.string(position) }
+            entry.integer(UInt32(card.labels.count))
+            for label in card.labels { entry.string(label) }
+            entry.integer(UInt32(card.fields.count))
+            for field in card.fields {
+                entry.string(field.key)
+                entry.value(field.value)
+            }
+            assert(entry.offset == start + size, "an entry's length worked out wrong")
         }
-        let length = UInt32(writer.bytes.count - start).littleEndian
-        withUnsafeBytes(of: length) { writer.bytes.replaceSubrange(start..<(start + 4), with: $0) }
     }
 }
 
+/// Stores an entry's parts in place, in room made for them (see ``EntryLayout/encode(_:name:stamp:bodyDigest:appendingTo:)``).
+private struct EntryCursor {
+    let raw: UnsafeMutableRawBufferPointer
+    var offset: Int
+
+    mutating func integer<T: FixedWidthInteger>(_ value: T) {
+        raw.storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
+        offset += MemoryLayout<T>.size
+    }
+
+    mutating func bytes(of text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            UnsafeMutableRawBufferPointer(rebasing: raw[offset..<(offset + utf8.count)]).copyMemory(from: UnsafeRawBufferPointer(utf8))
+            offset += utf8.count
+        }
+    }
+
+    mutating func string(_ text: String) {
+        integer(UInt32(text.utf8.count))
+        bytes(of: text)
+    }
+
+    mutating func value(_ value: YAMLValue) {
+        switch value {
+        case .scalar(let scalar):
+            integer(UInt8(0))
+            integer(EntryWriter.styleNumber(scalar.style))
+            string(scalar.value)
+        case .list(let items):
+            integer(UInt8(1))
+            integer(UInt32(items.count))
+            for item in items { self.value(item) }
+        case .map(let entries):
+            integer(UInt8(2))
+            integer(UInt32(entries.count))
+            for entry in entries {
+                string(entry.key)
+                self.value(entry.value)
+            }
+        }
+    }
+}
+
+/// The index file's header and listing blocks, appended part by part.
 struct EntryWriter {
     var bytes: [UInt8] = []
 
@@ -391,34 +481,18 @@ struct EntryWriter {
 
     mutating func string(_ text: String) {
         integer(UInt32(text.utf8.count))
-        bytes += text.utf8
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
-    mutating func value(_ value: YAMLValue) {
-        switch value {
-        case .scalar(let scalar):
-            bytes.append(0)
-            let style: UInt8
-            switch scalar.style {
-            case .plain: style = 0
-            case .singleQuoted: style = 1
-            case .doubleQuoted: style = 2
-            case .literal: style = 3
-            case .folded: style = 4
-            }
-            bytes.append(style)
-            string(scalar.value)
-        case .list(let items):
-            bytes.append(1)
-            integer(UInt32(items.count))
-            for item in items { self.value(item) }
-        case .map(let entries):
-            bytes.append(2)
-            integer(UInt32(entries.count))
-            for entry in entries {
-                string(entry.key)
-                self.value(entry.value)
-            }
+    /// A scalar style's number in an entry.
+    static func styleNumber(_ style: YAMLScalar.Style) -> UInt8 {
+        switch style {
+        case .plain: 0
+        case .singleQuoted: 1
+        case .doubleQuoted: 2
+        case .literal: 3
+        case .folded: 4
         }
     }
 }

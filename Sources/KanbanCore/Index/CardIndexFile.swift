@@ -295,16 +295,23 @@ struct CardIndexFile: Sendable {
             if contents.listings[directory] != nil { headerLength += 40 + 8 + 4 + 8 }
         }
         let lengths = directories.map { contents.sections[$0]!.pieces.reduce(0) { $0 + $1.count } }
+        // Each section's checksum on a core of its own (a first index of a big board checksums megabytes).
+        let checksums = Mutex<[UInt64]>(Array(repeating: 0, count: directories.count))
+        DispatchQueue.concurrentPerform(iterations: directories.count) { number in
+            let checksum = CardIndex.checksum(of: contents.sections[directories[number]]!.pieces, length: lengths[number])
+            checksums.withLock { $0[number] = checksum }
+        }
+        let sectionChecksums = checksums.withLock { $0 }
         var offset = headerLength
         var keysOffset = headerLength + lengths.reduce(0, +)
         var keys: [UInt8] = []
-        for (directory, length) in zip(directories, lengths) {
+        for (number, (directory, length)) in zip(directories, lengths).enumerated() {
             let section = contents.sections[directory]!
             header.string(directory)
             header.integer(UInt64(offset))
             header.integer(UInt64(length))
             header.integer(UInt32(section.count))
-            header.integer(CardIndex.checksum(of: section.pieces, length: length))
+            header.integer(sectionChecksums[number])
             offset += length
             guard let listing = contents.listings[directory] else {
                 header.bytes.append(0)
@@ -317,8 +324,12 @@ struct CardIndexFile: Sendable {
             header.integer(listing.stamp.inode)
             header.integer(listing.stamp.device)
             var block = EntryWriter()
-            block.bytes.reserveCapacity(listing.nameKeys.count * 8)
-            for key in listing.nameKeys { block.integer(key) }
+            block.bytes = [UInt8](unsafeUninitializedCapacity: listing.nameKeys.count * 8) { buffer, initialized in
+                for (number, key) in listing.nameKeys.enumerated() {
+                    UnsafeMutableRawBufferPointer(buffer).storeBytes(of: key.littleEndian, toByteOffset: number * 8, as: UInt64.self)
+                }
+                initialized = listing.nameKeys.count * 8
+            }
             header.integer(UInt64(keysOffset))
             header.integer(UInt32(listing.nameKeys.count))
             header.integer(block.bytes.withUnsafeBytes(CardIndex.checksum))

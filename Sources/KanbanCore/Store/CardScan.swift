@@ -123,10 +123,22 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
                 contents.set(directory, bytes: section.bytes, count: section.count)
                 if let listing = old?.listings[directory] { contents.listings[directory] = listing }
             }
-            for (directory, listed) in listed {
-                var keys = listed.keys ?? (listed.files.map { CardIndex.nameKey(ofSlug: $0.slug) } + listed.otherSlugs.map { CardIndex.nameKey(ofSlug: $0) })
-                keys.sort()
-                contents.listings[directory] = CardIndex.DirectoryListing(stamp: listed.stamp, nameKeys: keys)
+            // Each directory's keys on a core of its own: a first index hashes every card's slug here.
+            let directories = Array(listed)
+            let keys = Mutex<[[UInt64]]>(Array(repeating: [], count: directories.count))
+            DispatchQueue.concurrentPerform(iterations: directories.count) { number in
+                let listed = directories[number].value
+                var made = listed.keys ?? []
+                if listed.keys == nil {
+                    made.reserveCapacity(listed.files.count + listed.otherSlugs.count)
+                    for file in listed.files { made.append(CardIndex.nameKey(ofSlug: file.slug)) }
+                    for slug in listed.otherSlugs { made.append(CardIndex.nameKey(ofSlug: slug)) }
+                }
+                made.sort()
+                keys.withLock { $0[number] = made }
+            }
+            for (number, made) in keys.withLock({ $0 }).enumerated() {
+                contents.listings[directories[number].key] = CardIndex.DirectoryListing(stamp: directories[number].value.stamp, nameKeys: made)
             }
             return contents
         }

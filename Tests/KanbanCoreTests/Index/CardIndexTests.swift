@@ -480,6 +480,23 @@ import Testing
         file.write(contents, builtAt: index.builtAt)
     }
 
+    /// Two slugs get one name key exactly when they collide (``Slug/collisionKey(_:)``): an ASCII slug folded a word
+    /// at a time, any other through its collision key; generated slugs of every length around the eight-byte words.
+    @Test func nameKeysAreEqualExactlyWhenSlugsCollide() {
+        var random = SeededGenerator(seed: 25)
+        let letters = Array("abcxyzABCXYZ019-@[`{é".unicodeScalars)
+        var byKey: [UInt64: String] = [:]
+        for _ in 0..<20_000 {
+            let slug = String(String.UnicodeScalarView((0..<Int.random(in: 1...27, using: &random)).map { _ in letters.randomElement(using: &random)! }))
+            let collision = Slug.collisionKey(slug)
+            let key = CardIndex.nameKey(ofSlug: slug)
+            #expect(key == CardIndex.nameKey(ofSlug: collision), "\(slug)")
+            #expect(key == CardIndex.nameKey(ofSlug: slug.uppercased()) || Slug.collisionKey(slug.uppercased()) != collision, "\(slug)")
+            if let other = byKey[key] { #expect(Slug.collisionKey(other) == collision, "\(other) and \(slug) share a key") }
+            byKey[key] = slug
+        }
+    }
+
     @Test func aSlugTheIndexListedIsTakenWithoutListingItsDirectoryAgain() throws {
         try withTemporaryBoard(.team) { board in
             let store = try makeCards(board)
