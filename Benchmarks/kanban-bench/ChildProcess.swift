@@ -70,7 +70,16 @@ enum ChildProcess {
                 POSIX.retrying { read(readEnd, buffer.baseAddress, buffer.count) }
             }
             if count <= 0 { break }
-            for index in 0..<count where chunk[index] == 0x0A { lineCount += 1 }
+            // Counted with memchr: a byte-by-byte loop over `list --json`'s 38 MB took a core's worth of the time
+            // being measured from the two the child runs on.
+            chunk.withUnsafeBytes { bytes in
+                var next = bytes.baseAddress!
+                let end = next + count
+                while next < end, let found = memchr(next, 0x0A, end - next) {
+                    lineCount += 1
+                    next = UnsafeRawPointer(found) + 1
+                }
+            }
             if keepsOutput { output.append(contentsOf: chunk[0..<count]) }
         }
 
