@@ -179,6 +179,7 @@ extension BoardStore {
         guard let indexFile else { return nil }
         let declared = Set(board.labels.map(\.id))
         guard labels.allSatisfy(declared.contains) else { return nil }
+        let declaredBytes = board.labels.map { Array($0.id.utf8) }
         let root = try openRoot()
         settleIfUnlocked(root)
         let (directories, refusals) = columnDirectories(in: root)
@@ -247,9 +248,13 @@ extension BoardStore {
                     var carried = Array(repeating: false, count: wanted.count)
                     var undeclared = false
                     parts.labels(in: raw) { label in
+                        // Labels compare as strings do (as a load compares them): the same bytes, or the same text. The
+                        // bytes of a declared label (asked for, when any is) settle it without making a string.
+                        let wantedBytes = wanted.firstIndex { $0.elementsEqual(label) }
+                        if let wantedBytes { carried[wantedBytes] = true }
+                        if (wantedBytes != nil || wanted.isEmpty) && declaredBytes.contains(where: { $0.elementsEqual(label) }) { return }
                         let text = String(decoding: label, as: UTF8.self)
-                        // Labels compare as strings do (as a load compares them): the same bytes, or the same text.
-                        if let found = wanted.firstIndex(where: { $0.elementsEqual(label) }) ?? labels.firstIndex(of: text) { carried[found] = true }
+                        if let found = wantedBytes ?? labels.firstIndex(of: text) { carried[found] = true }
                         if !declared.contains(text) { undeclared = true }
                     }
                     guard !undeclared else { return nil }
