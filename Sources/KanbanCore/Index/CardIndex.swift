@@ -372,9 +372,15 @@ enum EntryLayout {
         return bytes
     }
 
-    /// Appends the entry for `card` to `bytes` (a section being gathered), making no array of its own: its length is
-    /// worked out first, and every part stored in place (a first index encodes a hundred thousand of these).
+    /// Appends the entry for `card` to `bytes` (a section being gathered), making no array of its own.
     static func encode(_ card: Card, name: String, stamp: FileStamp, bodyDigest: UInt64, appendingTo bytes: inout [UInt8]) {
+        var name = name
+        name.withUTF8 { encode(card, name: UnsafeRawBufferPointer($0), stamp: stamp, bodyDigest: bodyDigest, appendingTo: &bytes) }
+    }
+
+    /// The same with the file name's UTF-8 bytes: its length is worked out first, and every part stored in place (a
+    /// first index encodes a hundred thousand of these, each name in place in its card's path).
+    static func encode(_ card: Card, name: UnsafeRawBufferPointer, stamp: FileStamp, bodyDigest: UInt64, appendingTo bytes: inout [UInt8]) {
         func stringSize(_ text: String) -> Int { 4 + text.utf8.count }
         func valueSize(_ value: YAMLValue) -> Int {
             switch value {
@@ -383,7 +389,7 @@ enum EntryLayout {
             case .map(let entries): return 5 + entries.reduce(0) { $0 + stringSize($1.key) + valueSize($1.value) }
             }
         }
-        var size = 4 + 2 + name.utf8.count + 40 + 8 + 1 + 16 + stringSize(card.title) + stringSize(card.column)
+        var size = 4 + 2 + name.count + 40 + 8 + 1 + 16 + stringSize(card.title) + stringSize(card.column)
         if let field = card.columnField { size += stringSize(field) }
         if let position = card.position { size += stringSize(position) }
         size += 4 + card.labels.reduce(0) { $0 + stringSize($1) }
@@ -400,8 +406,8 @@ enum EntryLayout {
         bytes.withUnsafeMutableBytes { raw in
             var entry = EntryCursor(raw: raw, offset: start)
             entry.integer(UInt32(size))
-            entry.integer(UInt16(name.utf8.count))
-            entry.bytes(of: name)
+            entry.integer(UInt16(name.count))
+            entry.bytes(name)
             entry.integer(stamp.size)
             entry.integer(stamp.modified)
             entry.integer(stamp.changed)
@@ -437,17 +443,17 @@ private struct EntryCursor {
         offset += MemoryLayout<T>.size
     }
 
-    mutating func bytes(of text: String) {
-        var text = text
-        text.withUTF8 { utf8 in
-            UnsafeMutableRawBufferPointer(rebasing: raw[offset..<(offset + utf8.count)]).copyMemory(from: UnsafeRawBufferPointer(utf8))
-            offset += utf8.count
-        }
+    mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+        UnsafeMutableRawBufferPointer(rebasing: raw[offset..<(offset + bytes.count)]).copyMemory(from: bytes)
+        offset += bytes.count
     }
 
     mutating func string(_ text: String) {
-        integer(UInt32(text.utf8.count))
-        bytes(of: text)
+        var text = text
+        text.withUTF8 { utf8 in
+            integer(UInt32(utf8.count))
+            bytes(UnsafeRawBufferPointer(utf8))
+        }
     }
 
     mutating func value(_ value: YAMLValue) {

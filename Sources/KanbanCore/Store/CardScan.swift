@@ -560,9 +560,12 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         }
         var madeEntry = false
         if let stamp, loaded.diagnostics.isEmpty {
-            let name = String(decoding: file.path.utf8.dropFirst(nameOffset), as: UTF8.self)
             let body = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[min(loaded.bodyOffset, bytes.count)...])
-            EntryLayout.encode(card, name: name, stamp: stamp, bodyDigest: CardIndex.checksum(body), appendingTo: &report.entries)
+            var path = file.path
+            path.withUTF8 { path in
+                let name = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(path)[min(nameOffset, path.count)...])
+                EntryLayout.encode(card, name: name, stamp: stamp, bodyDigest: CardIndex.checksum(body), appendingTo: &report.entries)
+            }
             report.entryCount += 1
             madeEntry = true
         }
