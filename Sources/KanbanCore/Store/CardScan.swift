@@ -419,6 +419,12 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
         return chunks
     }
 
+    /// Whether the file at `path` (its name from `nameOffset` on) is no longer in `directory`.
+    private static func isGone(_ path: String, nameOffset: Int, in directory: FileSystem.OpenDirectory) -> Bool {
+        var status = stat()
+        return path.withCString { fstatat(directory.descriptor, $0 + nameOffset, &status, AT_SYMLINK_NOFOLLOW) } != 0 && errno == ENOENT
+    }
+
     struct ChunkReport: Sendable {
         var diagnostics: [Diagnostic] = []
         var findings: [Diagnostic] = []
@@ -533,8 +539,13 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
                 }
             } catch {
                 keys.initialize(slot, to: SortKey(failedSlot: slot))
-                report.diagnostics += CardLoader.unreadable(file, error).diagnostics
                 if old != nil { report.changed = true }
+                // A file removed since the directory was listed (a delete, `git checkout`) is simply not on the board
+                // now, as if the listing had come after: no card stands in for it, no warning.
+                if listing.linked[index] == nil, let directory = listing.directory, Self.isGone(file.path, nameOffset: listing.nameOffset, in: directory) {
+                    continue
+                }
+                report.diagnostics += CardLoader.unreadable(file, error).diagnostics
             }
         }
         return report

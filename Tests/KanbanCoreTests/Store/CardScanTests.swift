@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import KanbanCore
 
@@ -29,6 +30,36 @@ import Testing
                 "0aAzZ9~".randomElement(using: &generator)!
             }
             return stems.randomElement(using: &generator)! + String(tail)
+        }
+    }
+
+    /// A card file removed after the directory was listed and before it was read is not on the board, as if the
+    /// listing had come after: no warning, no stand-in (which `kanban tui` showed, at the column's end, and handed
+    /// the selection from; its test timed out now and then). Files flicker in and out while loads run.
+    @Test func aFileRemovedWhileTheBoardLoadsIsSimplyGone() throws {
+        try withTemporaryBoard(.boardFile(Self.board, columns: ["todo", "done"])) { board in
+            for index in 0..<200 { try board.write("---\ntitle: Card \(index)\ncolumn: todo\n---\n", to: "cards/todo/card-\(index).md") }
+            let store = try board.store()
+            let flickering = (0..<8).map { board.path + "/cards/todo/flicker-\($0).md" }
+            let text = Array("---\ntitle: Flicker\ncolumn: todo\n---\n".utf8)
+            let stop = Atomic<Bool>(false)
+            let flicker = Thread {
+                while !stop.load(ordering: .relaxed) {
+                    for path in flickering {
+                        FileManager.default.createFile(atPath: path, contents: Data(text))
+                        unlink(path)
+                    }
+                }
+            }
+            flicker.start()
+            defer { stop.store(true, ordering: .relaxed) }
+            for _ in 0..<400 {
+                let snapshot = try store.load()
+                let warned = snapshot.diagnostics.filter { $0.location.path.contains("flicker") }
+                #expect(warned.isEmpty, "\(warned)")
+                #expect(!snapshot.cards.contains { $0.slug.hasPrefix("flicker") && $0.title != "Flicker" })
+                if !warned.isEmpty { break }
+            }
         }
     }
 

@@ -159,7 +159,9 @@ final class TerminalSession: @unchecked Sendable {
         while true {
             let screen = currentScreen
             if condition(screen) { return screen }
-            guard Date() < deadline else { throw Timeout(waitingFor: description, screen: screen.text) }
+            guard Date() < deadline else {
+                throw Timeout(waitingFor: description, screen: screen.text + "\n(highlighted: \(screen.highlighted))")
+            }
             usleep(10_000)
         }
     }
