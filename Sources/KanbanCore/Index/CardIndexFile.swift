@@ -3,9 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 import Foundation
-import Synchronization
 
 /// Where a board's ``CardIndex`` is kept, and how it is read and written.
 ///
@@ -107,16 +105,13 @@ struct CardIndexFile: Sendable {
               header.boardInode == boardInode else { return nil }
         // The sections are read, checked and walked on every core, one section each (a column's can be megabytes).
         let wanted = header.sections.filter { directories?.contains($0.directory) ?? true }
-        let read = Mutex<[CardIndex.Section?]>(Array(repeating: nil, count: wanted.count))
-        DispatchQueue.concurrentPerform(iterations: wanted.count) { number in
-            let entry = wanted[number]
+        let read = ParallelMap.map(wanted, minimumChunk: 1) { entry -> CardIndex.Section? in
             guard entry.offset + entry.length <= size, let bytes = Self.read(descriptor, at: entry.offset, count: entry.length),
-                  bytes.withUnsafeBytes(CardIndex.checksum) == entry.checksum,
-                  let section = CardIndex.Section(bytes: bytes, count: entry.count) else { return }
-            read.withLock { $0[number] = section }
+                  bytes.withUnsafeBytes(CardIndex.checksum) == entry.checksum else { return nil }
+            return CardIndex.Section(bytes: bytes, count: entry.count)
         }
         var sections: [String: CardIndex.Section] = [:]
-        for (entry, section) in zip(wanted, read.withLock { $0 }) {
+        for (entry, section) in zip(wanted, read) {
             guard let section else { return nil }
             sections[entry.directory] = section
         }
@@ -296,12 +291,9 @@ struct CardIndexFile: Sendable {
         }
         let lengths = directories.map { contents.sections[$0]!.pieces.reduce(0) { $0 + $1.count } }
         // Each section's checksum on a core of its own (a first index of a big board checksums megabytes).
-        let checksums = Mutex<[UInt64]>(Array(repeating: 0, count: directories.count))
-        DispatchQueue.concurrentPerform(iterations: directories.count) { number in
-            let checksum = CardIndex.checksum(of: contents.sections[directories[number]]!.pieces, length: lengths[number])
-            checksums.withLock { $0[number] = checksum }
+        let sectionChecksums = ParallelMap.map(Array(directories.indices), minimumChunk: 1) { number in
+            CardIndex.checksum(of: contents.sections[directories[number]]!.pieces, length: lengths[number])
         }
-        let sectionChecksums = checksums.withLock { $0 }
         var offset = headerLength
         var keysOffset = headerLength + lengths.reduce(0, +)
         var keys: [UInt8] = []

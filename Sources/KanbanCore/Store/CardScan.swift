@@ -125,20 +125,18 @@ struct CardScan<Extra: Sendable, Item>: Sendable {
             }
             // Each directory's keys on a core of its own: a first index hashes every card's slug here.
             let directories = Array(listed)
-            let keys = Mutex<[[UInt64]]>(Array(repeating: [], count: directories.count))
-            DispatchQueue.concurrentPerform(iterations: directories.count) { number in
-                let listed = directories[number].value
-                var made = listed.keys ?? []
+            let keys = ParallelMap.map(directories, minimumChunk: 1) { _, listed -> [UInt64] in
+                var keys = listed.keys ?? []
                 if listed.keys == nil {
-                    made.reserveCapacity(listed.files.count + listed.otherSlugs.count)
-                    for file in listed.files { made.append(CardIndex.nameKey(ofSlug: file.slug)) }
-                    for slug in listed.otherSlugs { made.append(CardIndex.nameKey(ofSlug: slug)) }
+                    keys.reserveCapacity(listed.files.count + listed.otherSlugs.count)
+                    for file in listed.files { keys.append(CardIndex.nameKey(ofSlug: file.slug)) }
+                    for slug in listed.otherSlugs { keys.append(CardIndex.nameKey(ofSlug: slug)) }
                 }
-                made.sort()
-                keys.withLock { $0[number] = made }
+                keys.sort()
+                return keys
             }
-            for (number, made) in keys.withLock({ $0 }).enumerated() {
-                contents.listings[directories[number].key] = CardIndex.DirectoryListing(stamp: directories[number].value.stamp, nameKeys: made)
+            for ((directory, listed), keys) in zip(directories, keys) {
+                contents.listings[directory] = CardIndex.DirectoryListing(stamp: listed.stamp, nameKeys: keys)
             }
             return contents
         }
