@@ -84,7 +84,7 @@ extension JSON {
 extension JSON {
     /// Appends the text ``appendCard(_:includeBody:body:to:layout:)`` gives for the card a row of the board's index
     /// holds (in `directory`, `cards/<column>` or `archive`), as bytes, without making the card.
-    static func appendRow(_ row: IndexedListing.Row, directory: String, to output: inout ByteWriter, layout: CardJSONLayout) {
+    static func appendRow(_ row: IndexedListing.Row, directory: RowDirectory, to output: inout ByteWriter, layout: CardJSONLayout) {
         let pieces = layout.bytes
         func optionalDate(_ date: Date?) {
             // A timestamp is digits and `-:.TZ`: nothing in it needs escaping.
@@ -99,7 +99,7 @@ extension JSON {
             output.append(UInt8(ascii: "\""))
         }
         output.append(pieces.opening)
-        output.append(directory == "archive" ? pieces.true : pieces.false)
+        output.append(directory.isArchive ? pieces.true : pieces.false)
         output.append(pieces.column)
         quote(row.column, into: &output)
         output.append(pieces.created)
@@ -122,16 +122,15 @@ extension JSON {
         optionalDate(row.modified)
         output.append(pieces.path)
         // The slug is part of the file name: when the path needs no escaping, neither does it.
-        let pathIsPlain = withUTF8Bytes(of: directory) { isPlain($0.assumingMemoryBound(to: UInt8.self)) }
-            && isPlain(row.name.assumingMemoryBound(to: UInt8.self))
+        let pathIsPlain = directory.isPlain && isPlain(row.name.assumingMemoryBound(to: UInt8.self))
         if pathIsPlain {
             output.append(UInt8(ascii: "\""))
-            output.append(directory)
+            output.append(directory.path)
             output.append(UInt8(ascii: "/"))
             output.append(row.name)
             output.append(UInt8(ascii: "\""))
         } else {
-            quote(directory + "/" + String(decoding: row.name, as: UTF8.self), into: &output)
+            quote(directory.path + "/" + String(decoding: row.name, as: UTF8.self), into: &output)
         }
         output.append(pieces.position)
         if let position = row.position { quote(position, into: &output) } else { output.append(pieces.null) }
@@ -146,6 +145,21 @@ extension JSON {
         output.append(pieces.title)
         quote(row.title, into: &output)
         output.append(pieces.closing)
+    }
+
+    /// A directory of cards (`cards/<column>` or `archive`) as its rows are written: what each row needs of it,
+    /// worked out once.
+    struct RowDirectory: Sendable {
+        let path: String
+        let isArchive: Bool
+        /// Whether the path goes into a JSON string as it is.
+        let isPlain: Bool
+
+        init(_ path: String) {
+            self.path = path
+            isArchive = path == "archive"
+            isPlain = withUTF8Bytes(of: path) { JSON.isPlain($0.assumingMemoryBound(to: UInt8.self)) }
+        }
     }
 
     /// The `fields` object of a row, written from the index's bytes as ``appendFields(_:to:layout:)`` writes a card's;
@@ -342,7 +356,7 @@ enum JSONCardArrayWriter {
     /// at once) and a line feed.
     static func write(_ listing: IndexedListing, to output: BufferedOutput) {
         let places = listing.groups.indices.flatMap { group in (0..<listing.groups[group].count).map { (group, $0) } }
-        let directories = listing.groups.map(\.directory)
+        let directories = listing.groups.map { JSON.RowDirectory($0.directory) }
         writeItems(count: places.count, to: output, indent: 0, terminator: "\n") { index, text, _, layout in
             let (group, row) = places[index]
             listing.withRow(group: group, row: row) { JSON.appendRow($0, directory: directories[group], to: &text, layout: layout) }
@@ -402,7 +416,7 @@ enum JSONCardArrayWriter {
     static func writeBoard(_ listing: IndexedListing, board: Board, columns: [String], to output: BufferedOutput) {
         writeBoard(board, columns: columns, to: output) { id, indent, terminator in
             let group = listing.groups.firstIndex { $0.column == id }
-            let directory = "cards/" + id
+            let directory = JSON.RowDirectory("cards/" + id)
             writeItems(count: group.map { listing.groups[$0].count } ?? 0, to: output, indent: indent, terminator: terminator) { index, text, _, layout in
                 listing.withRow(group: group!, row: index) { JSON.appendRow($0, directory: directory, to: &text, layout: layout) }
             }
