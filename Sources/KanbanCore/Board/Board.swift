@@ -120,6 +120,27 @@ public struct Label: Sendable, Hashable, Identifiable, Codable {
         }
     }
 
+    /// Why `id` cannot name a new label, or nil when it can: what ``isValidID(_:)`` asks, and like a column id it
+    /// starts with a letter or digit and holds letters (of any script), digits, `-`, `_`, `.` and `+` only, so it
+    /// is never a path (`../x`) nor holds a control character. Labels already in `board.md` are read whatever they
+    /// hold; this is for ids given to be written.
+    public static func idProblem(_ id: String) -> String? {
+        let rule = "use letters, digits, '-', '_', '.' or '+', starting with a letter or digit, at most 64 bytes"
+        guard let first = id.unicodeScalars.first else { return "a label id cannot be empty; \(rule)" }
+        let prefix = "'\(id)' cannot be a label id"
+        func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+        }
+        guard isLetterOrDigit(first) else { return "\(prefix): it must start with a letter or digit (\(rule))" }
+        if let bad = id.unicodeScalars.first(where: { !isLetterOrDigit($0) && !"-_.+".unicodeScalars.contains($0) }) {
+            let shown = bad.properties.isWhitespace || BoardText.isControl(bad) ? BoardText.name(of: bad) : "'\(bad)'"
+            return "\(prefix): \(shown) is not allowed (\(rule))"
+        }
+        guard id.utf8.count <= 64 else { return "\(prefix): it is \(id.utf8.count) bytes long, and at most 64 are allowed" }
+        guard isValidID(id) else { return "\(prefix) (\(rule))" }
+        return nil
+    }
+
     /// The colours a label gets when none is given: SimpleKanban drops a label without a colour (and removes it
     /// from `board.md` when it next saves the board), so every label kanban writes has one.
     public static let palette = ["#e74c3c", "#3498db", "#2ecc71", "#f39c12", "#9b59b6", "#1abc9c", "#e91e63", "#34495e", "#e67e22", "#7f8c8d"]

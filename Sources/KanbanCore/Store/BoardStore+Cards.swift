@@ -50,9 +50,7 @@ extension BoardStore {
     @discardableResult
     public func createCard(title: String, in column: String? = nil, labels: [String] = [], body: String? = nil,
                            placement: Placement = .bottom) throws(KanbanError) -> BoardChange {
-        let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !title.isEmpty else { throw KanbanError(.invalidArgument, "a card needs a title") }
-        guard !title.contains("\n") else { throw KanbanError(.invalidArgument, "a card title must be one line") }
+        let title = try Self.checkedName(title, as: "a card title")
         return try withLock { () throws(KanbanError) -> BoardChange in
             let root = try openRoot()
             let board = try readBoardFile(in: root).board
@@ -118,10 +116,10 @@ extension BoardStore {
         for entry in update.fields where !isValidFieldKey(entry.key) {
             throw KanbanError(.invalidArgument, "'\(entry.key)' cannot be a frontmatter key: use letters, digits, '-' and '_'")
         }
-        if let title = update.title {
-            let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !trimmed.isEmpty, !trimmed.contains("\n") else {
-                throw KanbanError(.invalidArgument, "a card title must be one non-empty line")
+        if let title = update.title { _ = try Self.checkedName(title, as: "a card title") }
+        for entry in update.fields {
+            if let problem = entry.value.stringValues.lazy.compactMap({ BoardText.fieldValueProblem($0, key: entry.key) }).first {
+                throw KanbanError(.invalidArgument, problem)
             }
         }
         return try withLock { () throws(KanbanError) -> BoardChange in
@@ -350,22 +348,30 @@ extension BoardStore {
     ///   - bytes: The file as it was before the delete.
     ///   - slug: Its file name without `.md`.
     ///   - column: The column directory it was in.
-    /// - Returns: The change, whose card is the card read back (nil when the bytes do not parse).
-    /// - Throws: ``KanbanError/Code/alreadyExists`` when the slug is taken again, ``KanbanError/Code/columnNotFound``.
+    /// - Returns: The change, whose card is the card read back.
+    /// - Throws: ``KanbanError/Code/invalidArgument`` when `slug` cannot name a card file (empty, hidden, holding `/`,
+    ///   NUL or another control character), ``KanbanError/Code/invalidCard`` when `bytes` are not a card this store
+    ///   reads, ``KanbanError/Code/alreadyExists`` when the slug is taken again, ``KanbanError/Code/columnNotFound``.
+    ///   Nothing is written when it throws.
     @discardableResult
     public func restoreCard(_ bytes: [UInt8], slug: String, in column: String) throws(KanbanError) -> BoardChange {
-        try withLock { () throws(KanbanError) -> BoardChange in
+        guard Slug.isValid(slug), CardFile.isCardFileName(slug + ".md"), !BoardText.hasControl(slug) else {
+            throw KanbanError(.invalidArgument, "'\(slug)' cannot name a card file: no '/', '\\' or control characters, not hidden, not empty")
+        }
+        if let problem = Column.idProblem(column) { throw KanbanError(.invalidArgument, problem) }
+        let file = CardFile.active(name: slug + ".md", column: column)
+        // The text must read back as a card, or the restore would leave a file every listing reports as unreadable.
+        let card = try CardReader.read(bytes, file: file, includeBody: false).0
+        return try withLock { () throws(KanbanError) -> BoardChange in
             let root = try openRoot()
             let board = try readBoardFile(in: root).board
             try requireColumn(column, in: board, root: root)
-            let file = CardFile.active(name: slug + ".md", column: column)
-            guard !slug.isEmpty, !slug.contains("/"), try unusedSlug(slug, board: board, root: root) == slug else {
+            guard try unusedSlug(slug, board: board, root: root) == slug else {
                 throw KanbanError(.alreadyExists, "a card named '\(slug)' is on the board again", at: SourceLocation(path: file.path))
             }
             var transaction = BoardTransaction("restore \(slug) to \(column)")
             transaction.write(bytes, to: file.path, replacing: nil)
             try apply(transaction, in: root)
-            let card = try? CardReader.read(bytes, file: file, includeBody: false).0
             return BoardChange(card: card, previous: nil, transaction: transaction)
         }
     }

@@ -7,10 +7,13 @@ extension BoardStore {
     @discardableResult
     public func addColumn(id: String, name: String, at index: Int? = nil) throws(KanbanError) -> BoardChange {
         if let problem = Column.idProblem(id) { throw KanbanError(.invalidArgument, problem) }
-        let name = name.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, !name.contains("\n") else { throw KanbanError(.invalidArgument, "a column needs a one-line name") }
+        let name = try Self.checkedName(name, as: "a column name")
+        if let index, index < 0 { throw KanbanError(.invalidArgument, "a column's index cannot be negative (\(index))") }
         return try editBoard { (file: inout BoardFile) throws(KanbanError) in
             var columns = file.board.columns
+            if let index, index > columns.count {
+                throw KanbanError(.invalidArgument, "index \(index) is past the end of the board's \(columns.count) columns (give 0 to \(columns.count))")
+            }
             guard !columns.contains(where: { $0.id == id }) else {
                 throw KanbanError(.alreadyExists, "column '\(id)' already exists")
             }
@@ -28,8 +31,7 @@ extension BoardStore {
     /// Changes a column's display name (its id and directory stay).
     @discardableResult
     public func renameColumn(_ id: String, to name: String) throws(KanbanError) -> BoardChange {
-        let name = name.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, !name.contains("\n") else { throw KanbanError(.invalidArgument, "a column needs a one-line name") }
+        let name = try Self.checkedName(name, as: "a column name")
         return try editBoard { (file: inout BoardFile) throws(KanbanError) in
             var columns = file.board.columns
             let index = try columnIndex(id, in: file.board)
@@ -55,8 +57,9 @@ extension BoardStore {
         try editBoard { (file: inout BoardFile) throws(KanbanError) in
             var columns = file.board.columns
             let from = try columnIndex(id, in: file.board)
+            try Self.requireIndex(index, of: "column", count: columns.count)
             let column = columns.remove(at: from)
-            columns.insert(column, at: min(max(index, 0), columns.count))
+            columns.insert(column, at: index)
             file.setColumns(columns)
         }
     }
@@ -155,9 +158,8 @@ extension BoardStore {
     /// (SimpleKanban ignores a label without one).
     @discardableResult
     public func addLabel(id: String, name: String? = nil, color: String? = nil) throws(KanbanError) -> BoardChange {
-        guard Label.isValidID(id) else {
-            throw KanbanError(.invalidArgument, "'\(id)' cannot be a label id: no spaces, commas, brackets, quotes, ':' or '#'")
-        }
+        if let problem = Label.idProblem(id) { throw KanbanError(.invalidArgument, problem) }
+        let name = try name.map { (name: String) throws(KanbanError) in try Self.checkedName(name, as: "a label name") }
         if let color { try requireColor(color) }
         return try editBoard { (file: inout BoardFile) throws(KanbanError) in
             var labels = file.board.labels
@@ -170,6 +172,7 @@ extension BoardStore {
     /// Changes a label's display name and/or colour (its id, which cards use, stays).
     @discardableResult
     public func renameLabel(_ id: String, to name: String? = nil, color: String? = nil) throws(KanbanError) -> BoardChange {
+        let name = try name.map { (name: String) throws(KanbanError) in try Self.checkedName(name, as: "a label name") }
         if let color { try requireColor(color) }
         return try editBoard { (file: inout BoardFile) throws(KanbanError) in
             var labels = file.board.labels
@@ -190,8 +193,9 @@ extension BoardStore {
             guard let from = labels.firstIndex(where: { $0.id == id }) else {
                 throw KanbanError(.labelNotFound, "no label '\(id)' on this board", candidates: labels.map(\.id))
             }
+            try Self.requireIndex(index, of: "label", count: labels.count)
             let label = labels.remove(at: from)
-            labels.insert(label, at: min(max(index, 0), labels.count))
+            labels.insert(label, at: index)
             file.setLabels(labels)
         }
     }
@@ -228,6 +232,19 @@ extension BoardStore {
     }
 
     // MARK: Helpers
+
+    /// `name` trimmed, or the error that says why it cannot be a name (``BoardText/lineProblem(_:as:)``).
+    static func checkedName(_ name: String, as what: String) throws(KanbanError) -> String {
+        if let problem = BoardText.lineProblem(name, as: what) { throw KanbanError(.invalidArgument, problem) }
+        return name.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Throws unless `index` is a place in a list of `count` items (0-based), naming the range a person can give.
+    static func requireIndex(_ index: Int, of kind: String, count: Int) throws(KanbanError) {
+        guard index >= 0, index < count else {
+            throw KanbanError(.invalidArgument, "index \(index) is not a \(kind)'s place on this board: give 0 to \(count - 1)")
+        }
+    }
 
     /// Reads `board.md` under the lock, lets `edit` change it, writes it back, and then does `afterwards`.
     private func editBoard(_ edit: (inout BoardFile) throws(KanbanError) -> Void,

@@ -16,7 +16,9 @@ enum ServeCommand: KanbanCommand {
         discussion: """
             Serves the board on 127.0.0.1 and prints, as the first line on standard output:
               serving "<title>" at http://127.0.0.1:PORT/?token=TOKEN
-            and opens that address in a browser when there is a desktop session (--no-open: never). The page \
+            and opens that address in a browser when there is a desktop session (--no-open: never). The browser \
+            is handed a file only you can read that leads to the address, so the token never appears in a command \
+            line that other users' 'ps' can see. The page \
             shows the board as SimpleKanban does: drag cards between and within columns, edit a card in its panel, \
             filter with the 'kanban search' language, the keys of 'kanban tui', undo, and a Sync button. What \
             anyone changes (an editor, git pull, another kanban, another window) appears as it happens.
@@ -28,7 +30,8 @@ enum ServeCommand: KanbanCommand {
             The server answers only requests that carry the token (the first visit with ?token= sets a cookie; \
             scripts send 'Authorization: Bearer TOKEN') and name this address in Host; a change must be JSON \
             from the page's own origin. --bind serves on another address (with a warning: anyone who can reach \
-            it and has the token can change the board). Stop it with Ctrl-C (SIGINT) or SIGTERM.
+            it and has the token can change the board); --bind 0.0.0.0 (or ::) serves every address of this \
+            machine and prints an address for each. Stop it with Ctrl-C (SIGINT) or SIGTERM.
 
             The JSON API the page uses is in README ("kanban serve").
 
@@ -59,18 +62,22 @@ enum ServeCommand: KanbanCommand {
             guard let value = UInt16(text) else { throw arguments.usageError("invalid value '\(text)' for option '--port'; give a port from 0 to 65535") }
             port = value
         }
-        let address = arguments.value("bind") ?? "127.0.0.1"
+        var address = arguments.value("bind") ?? "127.0.0.1"
+        if address.hasPrefix("[") && address.hasSuffix("]") { address = String(address.dropFirst().dropLast()) }
         let isLoopback = address == "127.0.0.1" || address == "::1" || address.hasPrefix("127.")
+        let isWildcard = address == "0.0.0.0" || address == "::"
         guard !address.isEmpty else { throw arguments.usageError("'--bind' needs an address") }
 
         let store = try context.store()
         let board = try store.loadBoard()
         let hub = EventHub()
         let token = Self.makeToken()
+        // A wildcard address serves every address of this machine: each of them is a name the page may be opened by.
+        let addresses = isWildcard ? Self.machineAddresses(ipv6: address == "::") : [address]
         let settingsFor = { (port: UInt16) -> ServeApp.Settings in
-            let literal = address.contains(":") ? "[\(address)]" : address
-            var hosts: Set<String> = ["\(literal):\(port)"]
-            if isLoopback { hosts.formUnion(["localhost:\(port)", "127.0.0.1:\(port)", "[::1]:\(port)"]) }
+            var hosts = Set(addresses.map { "\(Self.hostLiteral($0)):\(port)" })
+            if isLoopback || isWildcard { hosts.formUnion(["localhost:\(port)", "127.0.0.1:\(port)", "[::1]:\(port)"]) }
+            if isWildcard, let name = Self.hostName() { hosts.insert("\(name):\(port)") }
             return ServeApp.Settings(token: token, allowedHosts: Set(hosts.map { $0.lowercased() }), isReadOnly: arguments.flag("read-only"),
                                      port: port)
         }
@@ -110,14 +117,19 @@ enum ServeCommand: KanbanCommand {
         let serving = Thread { server.run() }
         serving.start()
 
-        let host = address.contains(":") ? "[\(address)]" : address
-        let url = "http://\(host):\(server.port)/?token=\(token)"
+        let urlFor = { (host: String) in "http://\(Self.hostLiteral(host)):\(server.port)/?token=\(token)" }
+        let url = urlFor(isWildcard ? "127.0.0.1" : address)
         context.output.writeLine("serving \"\(board.title)\" at \(url)")
+        for other in addresses where isWildcard && !other.hasPrefix("127.") && other != "::1" {
+            context.output.writeLine("  also at \(urlFor(other))")
+        }
         context.output.flush()
         if !isLoopback {
             context.errorOutput.writeLine("\(context.errorStylist.apply(.bold + .yellow, to: "warning")): serving on \(address), not only this computer: anyone who can reach it and has the token can change the board")
         }
-        if !arguments.flag("no-open") { openBrowser(url, environment: context.environment) }
+        var launch: BrowserLaunch?
+        if !arguments.flag("no-open") { launch = BrowserLaunch.open(url, environment: context.environment) }
+        defer { launch?.remove() }
         if !context.isQuiet {
             context.errorOutput.writeLine("stop with Ctrl-C")
             context.errorOutput.flush()
@@ -145,10 +157,24 @@ enum ServeCommand: KanbanCommand {
         }.joined()
     }
 
-    /// Opens `url` in the desktop's browser when there is a desktop session; silently nothing otherwise.
-    static func openBrowser(_ url: String, environment: [String: String]) {
-        guard let opener = Platform.browserOpener(environment: environment) else { return }
-        _ = SystemCalls.runShell(opener, arguments: [url])
+    /// `address` as it is written in a URL's host: an IPv6 address in brackets.
+    static func hostLiteral(_ address: String) -> String {
+        address.contains(":") ? "[\(address)]" : address
+    }
+
+    /// The addresses of this machine, loopback first, for a server bound to every address.
+    static func machineAddresses(ipv6: Bool) -> [String] {
+        let found = SystemCalls.interfaceAddresses(ipv4: true, ipv6: ipv6)
+        return found.filter { $0.hasPrefix("127.") || $0 == "::1" } + found.filter { !$0.hasPrefix("127.") && $0 != "::1" }
+    }
+
+    /// This machine's host name, when it is one a Host header can carry.
+    static func hostName() -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return nil }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard !name.isEmpty, name.utf8.allSatisfy({ HTTPRequestParser.isTokenByte($0) }) else { return nil }
+        return name
     }
 }
 

@@ -56,10 +56,13 @@ extension MCPServer {
     }
 
     func listResources(_ request: Request) throws(JSONRPCError) -> JSON {
-        var offset = 0
-        if let cursor = request.params["cursor"] {
-            guard let text = cursor.stringValue, let value = Int(text), value >= 0 else { throw .invalidParams("'cursor' is not one this server gave") }
-            offset = value
+        // A cursor is checked against the listing before any arithmetic: a client may send anything as one.
+        var cursor: Int?
+        if let given = request.params["cursor"], given != .null {
+            guard let text = given.stringValue, text.utf8.count <= 18, let value = Int(text), value > 0 else {
+                throw .invalidParams("'cursor' is not one this server gave")
+            }
+            cursor = value
         }
         let store = try requireBoard(for: MCPResources.boardURI)
         let snapshot: BoardSnapshot
@@ -76,9 +79,13 @@ extension MCPServer {
             .object(["uri": .string(MCPResources.cardURI(card.slug)), "name": .string(card.slug), "title": .string(card.title),
                      "description": .string("Card in \(snapshot.board.columnName(card.column))"), "mimeType": .string("text/markdown")])
         }
-        let page = Array(resources.dropFirst(offset).prefix(MCPResources.pageSize))
+        let offset = cursor ?? 0
+        guard offset <= resources.count else {
+            throw .invalidParams("'cursor' is past the end of the list (\(resources.count) resources); list again from the start")
+        }
+        let page = Array(resources[offset...].prefix(MCPResources.pageSize))
         var result: [String: JSON] = ["resources": .array(page)]
-        if offset + MCPResources.pageSize < resources.count { result["nextCursor"] = .string(String(offset + MCPResources.pageSize)) }
+        if resources.count - offset > MCPResources.pageSize { result["nextCursor"] = .string(String(offset + MCPResources.pageSize)) }
         return .object(result)
     }
 

@@ -100,10 +100,10 @@ struct MCPArguments {
         return text
     }
 
-    /// A list of strings; a single string is taken as a list of one.
+    /// A list of strings, as the schema says: a single string is refused (it is not what the schema offers, and an
+    /// agent that sends one should learn the right form, not have it guessed).
     func strings(_ key: String) throws(MCPToolError) -> [String]? {
         guard let value = value(key) else { return nil }
-        if let text = value.stringValue { return [text] }
         guard let items = value.arrayValue else { throw MCPToolError("'\(key)' must be a list of strings") }
         var texts: [String] = []
         for item in items {
@@ -129,8 +129,6 @@ struct MCPArguments {
             switch item {
             case .null: removed.append(name)
             case .string(let text): set.append((name, text))
-            case .number(let text): set.append((name, text))
-            case .bool(let flag): set.append((name, flag ? "true" : "false"))
             default: throw MCPToolError("field '\(name)' must be a string, or null to remove it")
             }
         }

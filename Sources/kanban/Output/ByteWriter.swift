@@ -130,7 +130,7 @@ final class OutputPieces: @unchecked Sendable {  // never changed after it is ma
         var pieces: [Piece] = []
         for text in texts {
             let count = text.utf8.count
-            _ = UnsafeMutableRawBufferPointer(rebasing: block[offset..<(offset + count)]).copyBytes(from: text.utf8)
+            UnsafeMutableRawBufferPointer(rebasing: block[offset..<(offset + count)]).copyBytes(from: text.utf8)
             pieces.append(Piece(bytes: UnsafeRawBufferPointer(rebasing: block[offset..<(offset + count)])))
             offset += count
         }

@@ -71,11 +71,18 @@ struct APIBody {
         return flag
     }
 
-    func integer(_ key: String) throws(APIError) -> Int? {
+    /// A place in a list (0 is the first), checked before any arithmetic: a whole number from 0 to
+    /// ``largestIndex``; whether the board has that many is the store's to say.
+    func index(_ key: String) throws(APIError) -> Int? {
         guard let value = value(key) else { return nil }
-        guard let integer = value.integerValue else { throw .badRequest("'\(key)' must be a whole number") }
+        guard let integer = value.integerValue, integer >= 0, integer <= Self.largestIndex else {
+            throw .badRequest("'\(key)' must be a whole number from 0 to \(Self.largestIndex)")
+        }
         return integer
     }
+
+    /// The largest index a request may name.
+    static let largestIndex = 100_000
 
     /// `key` as an object of strings and nulls (fields to set and to remove).
     func fields(_ key: String) throws(APIError) -> [String: String?]? {
@@ -110,29 +117,6 @@ struct APIBody {
 }
 
 extension ServeApp {
-    /// The routes under `/api/`.
-    func api(_ request: HTTPRequest) -> HTTPResponse {
-        let path = Array(request.pathSegments.dropFirst())
-        let method = request.method == "HEAD" ? "GET" : request.method
-        do throws(APIError) {
-            switch (method, path.first, path.count) {
-            case ("GET", "board", 1): return try boardResponse()
-            case ("GET", "archive", 1): return try archiveResponse()
-            case ("GET", "events", 1): return events()
-            case ("GET", "search", 1): return try search(request.query["q"] ?? "")
-            case ("GET", "status", 1): return status()
-            case ("POST", "sync", 1): return sync()
-            case (_, "cards", _): return try cards(method, Array(path.dropFirst()), try APIBody(request))
-            case (_, "columns", _): return try columns(method, Array(path.dropFirst()), try APIBody(request))
-            case (_, "labels", _): return try labels(method, Array(path.dropFirst()), try APIBody(request))
-            default:
-                return .error(.notFound, "not-found", "no API route \(request.method) \(request.path)")
-            }
-        } catch {
-            return error.response
-        }
-    }
-
     // MARK: Reading
 
     /// `GET /api/board`: `board --json`, each card with its `excerpt`, plus `readOnly`, `template` and `problems`.
@@ -163,11 +147,7 @@ extension ServeApp {
         ])
     }
 
-    private func boardResponse() throws(APIError) -> HTTPResponse {
-        .json(try boardJSON().rendered(pretty: false))
-    }
-
-    private func archiveResponse() throws(APIError) -> HTTPResponse {
+    func archiveResponse() throws(APIError) -> HTTPResponse {
         let snapshot = try call { () throws(KanbanError) in try store.load(.archived, includeBodies: true) }
         return .json(JSON.object(["cards": .array(snapshot.cards.map { Self.cardJSON($0, excerptFrom: $0.body) })]).rendered(pretty: false))
     }
@@ -211,7 +191,7 @@ extension ServeApp {
         }
     }
 
-    private func search(_ text: String) throws(APIError) -> HTTPResponse {
+    func search(_ text: String) throws(APIError) -> HTTPResponse {
         let query: CardQuery
         do {
             query = try CardQuery(parsing: text)
@@ -222,7 +202,7 @@ extension ServeApp {
         return .json(JSON.object(["slugs": .array(hits.map { .string($0.card.slug) })]).rendered(pretty: false))
     }
 
-    private func status() -> HTTPResponse {
+    func status() -> HTTPResponse {
         do {
             let provider = try context.syncProvider()
             return .json(StatusCommand.json(try provider.status(), toTidy: StatusCommand.cardsToTidy(store)).rendered(pretty: false))
@@ -232,7 +212,7 @@ extension ServeApp {
     }
 
     /// `POST /api/sync`: `kanban sync` itself, run as a child of this process, its lines as the messages.
-    private func sync() -> HTTPResponse {
+    func sync() -> HTTPResponse {
         changes.lock()
         defer { changes.unlock() }
         do {

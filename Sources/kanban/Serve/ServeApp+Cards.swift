@@ -2,33 +2,8 @@ import Foundation
 import KanbanCore
 
 extension ServeApp {
-    /// `/api/cards...`: create, read, update, move, archive, unarchive, delete and restore cards.
-    func cards(_ method: String, _ path: [String], _ body: APIBody) throws(APIError) -> HTTPResponse {
-        switch (method, path.count) {
-        case ("POST", 0):
-            return try create(body)
-        case ("POST", 1) where path[0] == "restore":
-            return try restore(body)
-        case ("GET", 1):
-            return .json(try fullCard(path[0]).rendered(pretty: false))
-        case ("PATCH", 1):
-            return try update(path[0], body)
-        case ("DELETE", 1):
-            return try delete(path[0], body)
-        case ("POST", 2):
-            switch path[1] {
-            case "move": return try move(path[0], body)
-            case "archive": return try archive(path[0], body)
-            case "unarchive": return try unarchive(path[0], body)
-            default: break
-            }
-        default:
-            break
-        }
-        throw APIError(status: .notFound, code: "not-found", message: "no API route \(method) /api/cards/\(path.joined(separator: "/"))")
-    }
-
-    private func create(_ body: APIBody) throws(APIError) -> HTTPResponse {
+    /// `POST /api/cards`.
+    func createCard(_ body: APIBody) throws(APIError) -> HTTPResponse {
         let title = try body.requiredString("title")
         let column = try body.string("column")
         let labels = try body.strings("labels") ?? []
@@ -43,7 +18,8 @@ extension ServeApp {
         return .json(try fullCard(card.path).rendered(pretty: false), status: .created)
     }
 
-    private func update(_ reference: String, _ body: APIBody) throws(APIError) -> HTTPResponse {
+    /// `PATCH /api/cards/:card`.
+    func updateCard(_ reference: String, _ body: APIBody) throws(APIError) -> HTTPResponse {
         var update = CardUpdate()
         update.title = try body.string("title")
         update.labels = try body.strings("labels")
@@ -63,7 +39,8 @@ extension ServeApp {
         return .json(try fullCard(path ?? reference).rendered(pretty: false))
     }
 
-    private func move(_ reference: String, _ body: APIBody) throws(APIError) -> HTTPResponse {
+    /// `POST /api/cards/:card/move`.
+    func moveCard(_ reference: String, _ body: APIBody) throws(APIError) -> HTTPResponse {
         let column = try body.string("column")
         let placement = try body.placement()
         guard column != nil || placement != nil else { throw .badRequest("give 'column' and/or a place ('placement', 'before', 'after')") }
@@ -77,7 +54,8 @@ extension ServeApp {
         return .json(try fullCard(path ?? reference).rendered(pretty: false))
     }
 
-    private func archive(_ reference: String, _ body: APIBody) throws(APIError) -> HTTPResponse {
+    /// `POST /api/cards/:card/archive`.
+    func archiveCard(_ reference: String, _ body: APIBody) throws(APIError) -> HTTPResponse {
         let version = try body.string("version")
         let path = try change { () throws -> String? in
             try requireVersion(version, of: reference, in: .active)
@@ -88,7 +66,8 @@ extension ServeApp {
         return .json(try fullCard(path ?? reference).rendered(pretty: false))
     }
 
-    private func unarchive(_ reference: String, _ body: APIBody) throws(APIError) -> HTTPResponse {
+    /// `POST /api/cards/:card/unarchive`.
+    func unarchiveCard(_ reference: String, _ body: APIBody) throws(APIError) -> HTTPResponse {
         let column = try body.string("column")
         let path = try change { () throws -> String? in
             let change = try store.unarchiveCard(reference, to: column)
@@ -98,7 +77,8 @@ extension ServeApp {
         return .json(try fullCard(path ?? reference).rendered(pretty: false))
     }
 
-    private func delete(_ reference: String, _ body: APIBody) throws(APIError) -> HTTPResponse {
+    /// `DELETE /api/cards/:card`.
+    func deleteCard(_ reference: String, _ body: APIBody) throws(APIError) -> HTTPResponse {
         let version = try body.string("version")
         let (slug, path, bytes) = try change { () throws -> (String, String, [UInt8]) in
             try requireVersion(version, of: reference, in: .all)
@@ -114,13 +94,14 @@ extension ServeApp {
     }
 
     /// `POST /api/cards/restore`: a deleted card put back byte for byte (the page's undo of a delete).
-    private func restore(_ body: APIBody) throws(APIError) -> HTTPResponse {
+    func restoreCard(_ body: APIBody) throws(APIError) -> HTTPResponse {
         let path = try body.requiredString("path")
         let text = try body.requiredString("text")
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "cards", parts[2].hasSuffix(".md"), parts[2].count > 3 else {
+        guard parts.count == 3, parts[0] == "cards", parts[2].hasSuffix(".md"), parts[2].utf8.count > 3 else {
             throw .badRequest("'path' must be a card's path, cards/<column>/<slug>.md")
         }
+        // The store checks the slug, the column and the text before it writes anything.
         let restored = try change { () throws -> String? in
             let change = try store.restoreCard(Array(text.utf8), slug: String(parts[2].dropLast(3)), in: String(parts[1]))
             try commit(change)

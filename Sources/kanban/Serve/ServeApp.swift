@@ -63,17 +63,15 @@ final class ServeApp: @unchecked Sendable {
             return .error(.forbidden, "forbidden", "this server answers only to \(settings.allowedHosts.sorted().joined(separator: " or "))")
         }
         if request.method == "GET" || request.method == "HEAD", let given = request.query["token"] {
-            guard Self.constantTimeEquals(given, settings.token) else {
+            // The token leaves the address (and the history) for a cookie only this site's requests carry. A request
+            // that already carries the token (an old bookmark, a second window) is sent on without the one it names.
+            let isValid = Self.constantTimeEquals(given, settings.token)
+            guard isValid || isAuthorized(request) else {
                 return .error(.unauthorized, "unauthorized", "the token in the address is not this server's; use the address 'kanban serve' printed")
             }
-            // The token leaves the address (and the history) for a cookie only this site's requests carry.
-            var query = request.query
-            query["token"] = nil
-            let rest = query.keys.sorted().map { "\(Self.queryEscaped($0))=\(Self.queryEscaped(query[$0] ?? ""))" }.joined(separator: "&")
-            return HTTPResponse(status: .seeOther, headers: [
-                ("Location", request.path + (rest.isEmpty ? "" : "?" + rest)),
-                ("Set-Cookie", "\(cookieName)=\(settings.token); Path=/; HttpOnly; SameSite=Strict"),
-            ])
+            var headers = [("Location", Self.location(request.pathSegments, query: request.query.filter { $0.key != "token" }))]
+            if isValid { headers.append(("Set-Cookie", "\(cookieName)=\(settings.token); Path=/; HttpOnly; SameSite=Strict")) }
+            return HTTPResponse(status: .seeOther, headers: headers)
         }
         guard isAuthorized(request) else {
             if request.pathSegments.first == "api" {
@@ -100,20 +98,7 @@ final class ServeApp: @unchecked Sendable {
                 return .error(.forbidden, "read-only", "the board is served read-only ('kanban serve --read-only')")
             }
         }
-        switch request.pathSegments.first {
-        case nil:
-            return asset("index.html", request: request)
-        case "assets":
-            return asset(request.pathSegments.dropFirst().joined(separator: "/"), request: request)
-        case "api":
-            return api(request)
-        case "report" where request.pathSegments.count == 1:
-            return report()
-        case "favicon.ico":
-            return HTTPResponse(status: .noContent)
-        default:
-            return .error(.notFound, "not-found", "nothing at \(request.path)")
-        }
+        return dispatch(request)
     }
 
     /// Whether `request` carries the token: the cookie the first visit set, or `Authorization: Bearer`.
@@ -143,15 +128,34 @@ final class ServeApp: @unchecked Sendable {
         return difference == 0
     }
 
-    private static func queryEscaped(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    /// A `Location` for a path on this server made only of percent-encoded segments, so that nothing a request held
+    /// (a line end, a `\\`, another host) can leave the header or the site: `/a%20b?q=x`.
+    static func location(_ segments: [String], query: [String: String]) -> String {
+        let path = "/" + segments.map(percentEncoded).joined(separator: "/")
+        let rest = query.keys.sorted().map { "\(percentEncoded($0))=\(percentEncoded(query[$0] ?? ""))" }.joined(separator: "&")
+        return rest.isEmpty ? path : path + "?" + rest
+    }
+
+    /// `text` with every byte but ASCII letters, digits and `-._~` written `%XX`.
+    static func percentEncoded(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: Report
 
     /// `GET /report`: `kanban report --html` for the whole history, a page of inline SVG and CSS with no script,
     /// so its policy allows inline styles and nothing else.
-    private func report() -> HTTPResponse {
+    func report() -> HTTPResponse {
         do {
             let provider = try context.syncProvider()
             let board = try store.loadBoard()
@@ -172,7 +176,7 @@ final class ServeApp: @unchecked Sendable {
 
     // MARK: Assets
 
-    private func asset(_ name: String, request: HTTPRequest) -> HTTPResponse {
+    func asset(_ name: String, request: HTTPRequest) -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
             return .error(.methodNotAllowed, "method-not-allowed", "\(request.method) is not allowed here")
         }

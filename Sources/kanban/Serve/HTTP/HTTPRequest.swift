@@ -58,8 +58,9 @@ struct HTTPLimits: Sendable {
 enum HTTPRequestParser {
     /// What the bytes held so far give.
     enum Outcome: Sendable {
-        /// Not a whole request yet; `headerComplete` says whether the header block is in (then only the body is missing).
-        case incomplete(headerComplete: Bool)
+        /// Not a whole request yet; `headerComplete` says whether the header block is in (then only the body is
+        /// missing), and `expectsContinue` whether the client waits for `100 Continue` before it sends the body.
+        case incomplete(headerComplete: Bool, expectsContinue: Bool = false)
         /// A request, and how many bytes of the buffer it took.
         case request(HTTPRequest, consumed: Int)
         /// Not a request to answer but with this error; the connection is closed afterwards.
@@ -68,21 +69,24 @@ enum HTTPRequestParser {
 
     /// Parses the request at the start of `bytes`.
     static func parse(_ bytes: [UInt8], limits: HTTPLimits = HTTPLimits()) -> Outcome {
-        // Empty lines before a request line are allowed (RFC 9112, 2.2).
+        // Empty lines before a request line are allowed (RFC 9112, 2.2), but they count against the header block's
+        // limit like any other byte before the body: a client sending only line ends is refused, not buffered.
         var start = 0
-        while start + 1 < bytes.count, bytes[start] == 0x0D, bytes[start + 1] == 0x0A { start += 2 }
-        while start < bytes.count, bytes[start] == 0x0A { start += 1 }
+        while start < bytes.count, bytes[start] == 0x0D || bytes[start] == 0x0A { start += 1 }
+        if start > limits.headerBlock {
+            return .failure(HTTPRequestError(status: .headerFieldsTooLarge, message: "more than \(limits.headerBlock) bytes of empty lines before the request"))
+        }
         guard let headerEnd = endOfHeader(in: bytes, from: start) else {
             let lineEnd = bytes[start...].firstIndex(of: 0x0A)
             if lineEnd == nil && bytes.count - start > limits.requestLine {
                 return .failure(HTTPRequestError(status: .uriTooLong, message: "the request line is longer than \(limits.requestLine) bytes"))
             }
-            if bytes.count - start > limits.headerBlock {
+            if bytes.count > limits.headerBlock {
                 return .failure(HTTPRequestError(status: .headerFieldsTooLarge, message: "the header block is larger than \(limits.headerBlock) bytes"))
             }
             return .incomplete(headerComplete: false)
         }
-        if headerEnd.blockEnd - start > limits.headerBlock {
+        if headerEnd.blockEnd > limits.headerBlock {
             return .failure(HTTPRequestError(status: .headerFieldsTooLarge, message: "the header block is larger than \(limits.headerBlock) bytes"))
         }
         var lines = splitLines(bytes[start..<headerEnd.blockEnd])
@@ -141,8 +145,15 @@ enum HTTPRequestParser {
         if length > limits.body {
             return .failure(HTTPRequestError(status: .contentTooLarge, message: "the body is larger than \(limits.body) bytes"))
         }
+        var expectsContinue = false
+        if let expectation = request.header("Expect"), request.version == "1.1" {
+            guard expectation.caseInsensitiveEquals("100-continue") else {
+                return .failure(HTTPRequestError(status: .expectationFailed, message: "the only expectation met is '100-continue'"))
+            }
+            expectsContinue = length > 0
+        }
         let bodyStart = headerEnd.bodyStart
-        guard bytes.count - bodyStart >= length else { return .incomplete(headerComplete: true) }
+        guard bytes.count - bodyStart >= length else { return .incomplete(headerComplete: true, expectsContinue: expectsContinue) }
         request.body = Array(bytes[bodyStart..<(bodyStart + length)])
         do throws(HTTPRequestError) {
             (request.pathSegments, request.query) = try splitTarget(target)

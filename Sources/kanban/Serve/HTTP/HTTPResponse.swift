@@ -22,6 +22,7 @@ struct HTTPStatus: Sendable, Equatable, Hashable {
     static let contentTooLarge = HTTPStatus(code: 413, reason: "Content Too Large")
     static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")
     static let unsupportedMediaType = HTTPStatus(code: 415, reason: "Unsupported Media Type")
+    static let expectationFailed = HTTPStatus(code: 417, reason: "Expectation Failed")
     static let unprocessable = HTTPStatus(code: 422, reason: "Unprocessable Content")
     static let locked = HTTPStatus(code: 423, reason: "Locked")
     static let headerFieldsTooLarge = HTTPStatus(code: 431, reason: "Request Header Fields Too Large")

@@ -70,16 +70,88 @@ extension SystemCalls {
         return .success((descriptor, boundPort))
     }
 
-    /// Accepts a connection on `listener` (close-on-exec); nil when none is waiting or the call failed.
-    static func acceptConnection(_ listener: Int32) -> Int32? {
+    /// Accepts a connection on `listener` (close-on-exec).
+    /// - Returns: The connection's descriptor, or the `errno` of the failure (`EMFILE` when the process has no
+    ///   descriptor left, `EAGAIN` when none was waiting after all).
+    static func acceptConnection(_ listener: Int32) -> Result<Int32, SocketFailure> {
         while true {
             let descriptor = accept(listener, nil, nil)
             if descriptor >= 0 {
                 Platform.prepareConnection(descriptor)
-                return descriptor
+                return .success(descriptor)
             }
-            if errno != EINTR { return nil }
+            let code = errno
+            if code != EINTR { return .failure(SocketFailure(call: "accept", code: code)) }
         }
+    }
+
+    /// Ends a connection the server is done with so that the client reads everything that was sent: stops sending
+    /// (the client sees the end), then reads and discards what the client still sends, until it closes, for at most
+    /// `milliseconds` and `limit` bytes. Closing with unread bytes would make the kernel answer with a reset, which
+    /// can destroy the response before the client has read it. The caller closes the descriptor afterwards.
+    static func finishConnection(_ descriptor: Int32, milliseconds: Int = 1000, limit: Int = 256 * 1024) {
+        _ = shutdown(descriptor, Int32(SHUT_WR))
+        var scratch = [UInt8](repeating: 0, count: 16_384)
+        var discarded = 0
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(milliseconds))
+        while discarded < limit {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            let wait = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
+            guard wait > 0, waitReadable(descriptor, milliseconds: wait) else { return }
+            let count = scratch.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            discarded += count
+        }
+    }
+
+    /// How many descriptors this process may have open (the soft `RLIMIT_NOFILE`); nil when it is unlimited or
+    /// cannot be read.
+    static func descriptorLimit() -> Int? {
+        var limit = rlimit()
+        #if canImport(Glibc)
+            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < rlim_t(Int32.max) else { return nil }  // RLIM_INFINITY is larger
+        return Int(limit.rlim_cur)
+    }
+
+    /// The addresses of this machine's network interfaces that are up, as text (`192.168.1.20`, `fe80::1`), IPv4 and
+    /// IPv6 as asked; link-local IPv6 addresses are left out (a browser cannot name them in a Host header).
+    static func interfaceAddresses(ipv4: Bool, ipv6: Bool) -> [String] {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return [] }
+        defer { freeifaddrs(list) }
+        var addresses: [String] = []
+        var next: UnsafeMutablePointer<ifaddrs>? = first
+        while let entry = next {
+            defer { next = entry.pointee.ifa_next }
+            guard let address = entry.pointee.ifa_addr, entry.pointee.ifa_flags & UInt32(IFF_UP) != 0 else { continue }
+            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+            switch Int32(address.pointee.sa_family) {
+            case AF_INET where ipv4:
+                address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
+                    var raw = pointer.pointee.sin_addr
+                    _ = inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
+                }
+            case AF_INET6 where ipv6:
+                let isLinkLocal = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer -> Bool in
+                    var raw = pointer.pointee.sin6_addr
+                    let bytes = withUnsafeBytes(of: &raw) { Array($0) }
+                    guard !(bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80) else { return true }
+                    _ = inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count))
+                    return false
+                }
+                if isLinkLocal { continue }
+            default:
+                continue
+            }
+            let found = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if !found.isEmpty && !addresses.contains(found) { addresses.append(found) }
+        }
+        return addresses
     }
 
     /// Waits until `descriptor` can be read (or has hung up) or `milliseconds` pass.
@@ -143,6 +215,8 @@ extension SystemCalls {
 /// Why a socket could not be set up: one sentence.
 struct SocketFailure: Error, Sendable {
     var message: String
+    /// The `errno` of the call that failed, when one did.
+    var code: Int32 = 0
 
     init(message: String) {
         self.message = message
@@ -150,5 +224,6 @@ struct SocketFailure: Error, Sendable {
 
     init(call: String, code: Int32) {
         message = "\(call): \(String(cString: strerror(code)))"
+        self.code = code
     }
 }
