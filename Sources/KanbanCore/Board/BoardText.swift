@@ -6,7 +6,8 @@
 /// frontmatter line break its YAML and would reach the terminals of everyone who lists the board.
 public enum BoardText {
     /// Why `text` cannot be a one-line name of the kind `what` names ("a card title", "a column name"), or nil when it
-    /// can: not empty once trimmed, one line, and no control characters (C0, DEL, C1) nor Unicode line separators.
+    /// can: not empty once trimmed, one line, and no control characters (C0 but tab, DEL, C1) nor Unicode line
+    /// separators.
     /// - Parameters:
     ///   - text: The text as given (it is trimmed of white space before the check, as the store trims it).
     ///   - what: What the text is, for the message: `a card title`.
@@ -17,7 +18,7 @@ public enum BoardText {
         if trimmed.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" || $0.value == 0x2028 || $0.value == 0x2029 }) {
             return "\(what) must be one line"
         }
-        if let control = trimmed.unicodeScalars.first(where: isControl) {
+        if let control = trimmed.unicodeScalars.first(where: { isControl($0) && $0 != "\t" }) {
             return "\(what) cannot hold control character \(name(of: control))"
         }
         return nil

@@ -8,12 +8,8 @@ extension BoardStore {
     public func addColumn(id: String, name: String, at index: Int? = nil) throws(KanbanError) -> BoardChange {
         if let problem = Column.idProblem(id) { throw KanbanError(.invalidArgument, problem) }
         let name = try Self.checkedName(name, as: "a column name")
-        if let index, index < 0 { throw KanbanError(.invalidArgument, "a column's index cannot be negative (\(index))") }
         return try editBoard { (file: inout BoardFile) throws(KanbanError) in
             var columns = file.board.columns
-            if let index, index > columns.count {
-                throw KanbanError(.invalidArgument, "index \(index) is past the end of the board's \(columns.count) columns (give 0 to \(columns.count))")
-            }
             guard !columns.contains(where: { $0.id == id }) else {
                 throw KanbanError(.alreadyExists, "column '\(id)' already exists")
             }

@@ -33,22 +33,24 @@ enum ShowCommand: KanbanCommand {
         }
         let board = try store.loadBoard()
         let stylist = context.stylist
-        context.print(stylist.apply(.bold, to: card.title))
+        // Text from the card goes inside our styling: even a colour sequence of its own must show, not act.
+        let visible = VisibleControls.visible
+        context.print(stylist.apply(.bold, to: visible(card.title)))
         var rows: [(String, String)] = [("slug", card.slug)]
         let columnName = board.columnName(card.column)
         rows.append(("column", card.isArchived ? "archived \(card.archivedOn ?? "") from \(columnName)" : "\(columnName) (\(card.column))"))
-        rows.append(("position", card.position ?? "(none)"))
+        rows.append(("position", visible(card.position ?? "(none)")))
         if !card.labels.isEmpty {
             rows.append(("labels", card.labels.map { label in
                 stylist.apply(board.label(withID: label)?.color.map { .foreground(hex: $0) } ?? .plain,
-                              to: board.label(withID: label)?.name ?? label)
+                              to: visible(board.label(withID: label)?.name ?? label))
             }.joined(separator: ", ")))
         }
         if let created = card.created { rows.append(("created", JSON.timestamp(created))) }
         if let modified = card.modified { rows.append(("modified", JSON.timestamp(modified))) }
         rows.append(("path", context.displayPath(card.path, store: store)))
         for field in card.fields {
-            rows.append((field.key, describe(field.value)))
+            rows.append((visible(field.key), visible(describe(field.value))))
         }
         let width = rows.map { $0.0.terminalWidth }.max() ?? 0
         for (key, value) in rows {
@@ -59,7 +61,7 @@ enum ShowCommand: KanbanCommand {
         let body = card.body ?? ""
         if !body.trimmingBlankLines().isEmpty {
             context.print()
-            context.print(body.trimmingBlankLines())
+            context.print(visible(body.trimmingBlankLines()))
         }
         return .success
     }

@@ -208,7 +208,13 @@ struct ListRenderer<Rows: ListRows>: Sendable {
                 text += "  ".utf8
                 appendSlug(row.slug, to: &text)
                 text += "  ".utf8
-                text += row.title.assumingMemoryBound(to: UInt8.self)
+                let title = row.title.assumingMemoryBound(to: UInt8.self)
+                // With colour on, the writer keeps colour sequences: one in a title must show, not act.
+                if stylist.isEnabled && title.contains(0x1B) {
+                    text += VisibleControls.escaped(title, keepingStyles: false)
+                } else {
+                    text += title
+                }
                 row.forEachLabel { label in
                     text.append(UInt8(ascii: " "))
                     if let declared = labelTags.first(where: { $0.id.elementsEqual(label) }) {

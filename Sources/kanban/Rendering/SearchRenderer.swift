@@ -59,10 +59,16 @@ struct SearchRenderer: Sendable {
         stylist.append(.cyan, hits[index].card.slug, paddedTo: slugWidth, to: &line)
         line += "  "
         if let number = hits[index].match.lineNumber {
-            line += hits[index].card.title
+            line += stylist.isEnabled ? VisibleControls.visible(hits[index].card.title) : hits[index].card.title
             stylist.append(.dim, "  \(number): ", to: &line)
         }
-        Self.appendHighlighted(hits[index].match.line, ranges: hits[index].match.ranges, stylist: stylist, to: &line)
+        let matched = hits[index].match.line
+        if stylist.isEnabled && matched.utf8.contains(0x1B) {
+            // Its own escape sequences shown, not obeyed; the highlight's ranges would no longer fit, so none.
+            line += VisibleControls.visible(matched.trimmingCharacters(in: .whitespaces))
+        } else {
+            Self.appendHighlighted(matched, ranges: hits[index].match.ranges, stylist: stylist, to: &line)
+        }
     }
 
     /// Appends the matched line, trimmed of leading white space, with its matches `ranges` in bold red.

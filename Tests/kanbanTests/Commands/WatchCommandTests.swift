@@ -273,10 +273,16 @@ final class WatchProcess: CustomStringConvertible {
         try self.init(arguments, directory: board.path, environment: KanbanProcess.baseEnvironment(home: board.root))
     }
 
-    init(_ arguments: [String], directory: String, environment: [String: String]) throws {
+    /// - Parameter descriptorLimit: When given, the child runs under `ulimit -n` of it (a desktop's 1024, say).
+    init(_ arguments: [String], directory: String, environment: [String: String], descriptorLimit: Int? = nil) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try KanbanProcess.binaryPath())
-        process.arguments = arguments
+        if let descriptorLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", try KanbanProcess.binaryPath()] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: try KanbanProcess.binaryPath())
+            process.arguments = arguments
+        }
         process.environment = environment
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
@@ -335,6 +341,9 @@ final class WatchProcess: CustomStringConvertible {
         }
         return seen ? lines : nil
     }
+
+    /// The child's process id (the server's, also when it was started through `sh`, which `exec`s it).
+    var processIdentifier: Int32 { process.processIdentifier }
 
     /// Sends `signal` (SIGSTOP, SIGCONT) and returns at once.
     func send(_ signal: Int32) {

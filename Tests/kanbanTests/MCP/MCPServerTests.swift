@@ -7,7 +7,7 @@ import Testing
 /// The method table called with message values, in this process: no pipes, no threads.
 @Suite struct MCPServerTests {
     /// A server on the board, and what it sent besides its answers.
-    private func server(_ board: TemporaryBoard) throws -> (MCPServer, Locked<[JSON]>) {
+    static func server(_ board: TemporaryBoard) throws -> (MCPServer, Locked<[JSON]>) {
         guard case .run(let arguments) = try CommandDispatcher(root: KanbanTool.root).dispatch(["--board", board.path, "mcp"]) else {
             throw CommandFailure(message: "kanban mcp did not parse")
         }
@@ -16,6 +16,8 @@ import Testing
         let server = MCPServer(board: MCPBoard(context: context), send: { message in sent.withLock { $0.append(message) } })
         return (server, sent)
     }
+
+    private func server(_ board: TemporaryBoard) throws -> (MCPServer, Locked<[JSON]>) { try Self.server(board) }
 
     private func request(_ method: String, _ params: [String: JSON] = [:], id: Int = 1) -> JSONRPCMessage {
         .request(id: .number(String(id)), method: method, params: .object(params))

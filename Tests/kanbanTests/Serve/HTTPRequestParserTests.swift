@@ -34,11 +34,11 @@ import Testing
     }
 
     @Test func waitsForTheWholeHeaderAndBody() {
-        guard case .incomplete(headerComplete: false) = parse("GET / HTTP/1.1\r\nHost: a\r\n") else {
+        guard case .incomplete(headerComplete: false, _) = parse("GET / HTTP/1.1\r\nHost: a\r\n") else {
             Issue.record("a header block without its blank line is incomplete")
             return
         }
-        guard case .incomplete(headerComplete: true) = parse("POST /api/cards HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n{\"a\"") else {
+        guard case .incomplete(headerComplete: true, expectsContinue: false) = parse("POST /api/cards HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n{\"a\"") else {
             Issue.record("a body shorter than its Content-Length is incomplete")
             return
         }
@@ -94,5 +94,40 @@ import Testing
         #expect(HTTPRequestParser.percentDecoded("%E2%82%AC", plusIsSpace: false) == "€")
         #expect(HTTPRequestParser.percentDecoded("%E2%82", plusIsSpace: false) == nil)
         #expect(HTTPRequestParser.percentDecoded("%4", plusIsSpace: false) == nil)
+    }
+
+    @Test func blankLinesBeforeTheRequestLineCountAgainstTheHeaderLimit() {
+        let limits = HTTPLimits(requestLine: 64, headerBlock: 256, headerCount: 10, body: 1024)
+        guard case .failure(let error) = HTTPRequestParser.parse(Array(String(repeating: "\r\n", count: 200).utf8), limits: limits) else {
+            Issue.record("400 bytes of blank lines were buffered")
+            return
+        }
+        #expect(error.status.code == 431)
+        guard case .failure = HTTPRequestParser.parse(Array((String(repeating: "\n", count: 200) + "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "y", count: 60) + "\r\n\r\n").utf8),
+                                                     limits: limits) else {
+            Issue.record("blank lines and a header over the limit together were taken")
+            return
+        }
+        guard case .request = HTTPRequestParser.parse(Array("\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n".utf8), limits: limits) else {
+            Issue.record("a few blank lines before a request are allowed")
+            return
+        }
+    }
+
+    @Test func expectContinueIsReportedWhileTheBodyIsMissingAndOtherExpectationsFail() {
+        let head = "POST /x HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n"
+        guard case .incomplete(headerComplete: true, expectsContinue: true) = parse(head) else {
+            Issue.record("Expect: 100-continue was not reported")
+            return
+        }
+        guard case .request = parse(head + "{}{}") else {
+            Issue.record("the body after 100-continue was not read")
+            return
+        }
+        guard case .failure(let error) = parse("POST /x HTTP/1.1\r\nHost: a\r\nExpect: coffee\r\nContent-Length: 4\r\n\r\n") else {
+            Issue.record("an unknown expectation was accepted")
+            return
+        }
+        #expect(error.status.code == 417)
     }
 }

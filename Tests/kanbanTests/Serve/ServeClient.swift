@@ -130,10 +130,14 @@ final class ServeProcess {
     let token: String
     let url: String
 
-    init(board: TemporaryBoard, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// - Parameters:
+    ///   - opensBrowser: Whether to leave out `--no-open` (the test gives a stand-in `xdg-open` on `PATH`).
+    ///   - descriptorLimit: The `ulimit -n` the server runs under, when given.
+    init(board: TemporaryBoard, arguments: [String] = [], environment: [String: String] = [:], opensBrowser: Bool = false,
+         descriptorLimit: Int? = nil) throws {
         var base = KanbanProcess.baseEnvironment(home: board.root)
         base.merge(environment) { $1 }
-        process = try WatchProcess(["serve", "--no-open"] + arguments, directory: board.path, environment: base)
+        process = try WatchProcess(["serve"] + (opensBrowser ? [] : ["--no-open"]) + arguments, directory: board.path, environment: base, descriptorLimit: descriptorLimit)
         let line = process.waitForLine { $0.hasPrefix("serving ") }
         let found = try #require(line, "kanban serve printed no address: \(process)")
         url = String(try #require(found.split(separator: " ").last))

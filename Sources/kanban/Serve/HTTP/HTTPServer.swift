@@ -151,11 +151,16 @@ final class HTTPServer: Sendable {
         thread.start()
     }
 
+    /// How long a connection must have been idle before it may be closed to make room: a client that has just
+    /// connected has its request on the way.
+    static let minimumIdleBeforeEviction: Duration = .milliseconds(100)
+
     /// Shuts down up to `count` of the connections idle longest (their threads then close them).
     /// - Returns: How many were shut down.
     private func evictIdle(_ state: inout State, atMost count: Int) -> Int {
+        let cutoff = ContinuousClock.now.advanced(by: .zero - Self.minimumIdleBeforeEviction)
         let idle = state.connections.compactMap { entry -> (Int32, ContinuousClock.Instant)? in
-            guard !entry.value.isEvicted, let since = entry.value.idleSince else { return nil }
+            guard !entry.value.isEvicted, let since = entry.value.idleSince, since <= cutoff else { return nil }
             return (entry.key, since)
         }
         let chosen = idle.sorted { $0.1 < $1.1 }.prefix(count)
