@@ -23,4 +23,13 @@ extension GitSyncProvider {
             throw SyncError(.gitFailed, "cannot read the board's history: \(error)")
         }
     }
+
+    /// Whether the repository's history is shallow (a `git clone --depth` or CI's default checkout): its first commit
+    /// is a cut, not the board's beginning, so every card there seems created at the cut.
+    /// - Throws: ``SyncError/Code/notARepository`` and the like, or ``SyncError/Code/gitFailed``.
+    public func isHistoryShallow() throws(SyncError) -> Bool {
+        _ = try requireRepository(allowingDetached: true)
+        let output = try git.check(["rev-parse", "--is-shallow-repository"], readOnly: true)
+        return String(decoding: output.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "true"
+    }
 }

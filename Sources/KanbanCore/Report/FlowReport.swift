@@ -168,7 +168,10 @@ public struct FlowReport: Sendable {
         let startIndex = try index(of: options.startColumn, default: min(1, board.columns.count - 1))
         let doneIndex = try index(of: options.doneColumn, default: board.columns.count - 1)
         guard startIndex <= doneIndex else {
-            throw KanbanError(.invalidArgument, "the start column '\(board.columns[startIndex].id)' comes after the done column '\(board.columns[doneIndex].id)'")
+            // Name where each column came from: one of them may be the default the person never gave.
+            let start = "the start column '\(board.columns[startIndex].id)'" + (options.startColumn == nil ? " (the default: the second column; give --start)" : "")
+            let done = "the done column '\(board.columns[doneIndex].id)'" + (options.doneColumn == nil ? " (the default: the last column; give --done)" : "")
+            throw KanbanError(.invalidArgument, "\(start) comes after \(done)")
         }
         let order = Dictionary(board.columns.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
         // A column the board no longer has counts as work in progress.
@@ -180,7 +183,8 @@ public struct FlowReport: Sendable {
             options.labels.allSatisfy(history.labels.contains) && (history.changes.first.map { $0.time <= until } ?? false)
         }
         let flows = selected.map { Self.flow(of: $0, until: until, isStarted: isStarted, isDone: isDone) }
-        let since = options.since ?? flows.map(\.created).min() ?? until
+        // The period starts with the board's history, whatever the labels chosen: rates for two labels compare.
+        let since = options.since ?? histories.compactMap { $0.changes.first?.time }.filter { $0 <= until }.min() ?? until
         guard since <= until else { throw KanbanError(.invalidArgument, "the period is empty: it starts after it ends") }
 
         self.columns = columns

@@ -268,7 +268,8 @@ extension BoardStore {
             let file = try resolve(reference, in: .active, root: root)
             var (card, document, bytes) = try readCard(file, includeBody: false, in: root)
             let previous = card
-            let day = ISO8601.dayString(from: clock())
+            // The local day, as the app names archived cards (a card archived at 08:00 in Kiritimati is archived today).
+            let day = ISO8601.dayString(from: clock(), in: .current)
             var name = "\(day)-\(file.slug).md"
             var number = 2
             while try root.kind(of: "archive/" + name) != nil {

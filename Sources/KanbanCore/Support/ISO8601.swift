@@ -91,9 +91,22 @@ package enum ISO8601 {
         }
     }
 
-    /// `2026-01-05` in UTC, the form archive file names start with.
+    /// `2026-01-05` in UTC.
     package static func dayString(from date: Date) -> String {
         String(string(from: date).prefix(10))
+    }
+
+    /// `2026-01-05`, the day `date` falls on in `timeZone`: archive file names start with the local day, as the
+    /// SimpleKanban app names them.
+    package static func dayString(from date: Date, in timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        func padded(_ value: Int?, _ width: Int) -> String {
+            let text = String(value ?? 0)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(padded(parts.year, 4))-\(padded(parts.month, 2))-\(padded(parts.day, 2))"
     }
 
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {

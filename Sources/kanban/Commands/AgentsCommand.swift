@@ -66,10 +66,10 @@ enum AgentsCommand: KanbanCommand {
 
             1. Pick: `kanban board --json` (columns and their cards), `kanban list --json --column todo`, or a search.
             2. Read: `kanban show --json CARD` (with its `body`).
-            3. Start: `kanban move CARD in-progress` (use the board's column id), so others see it is taken.
+            3. Start: `kanban move CARD in-progress --json` (use the board's column id), so others see it is taken.
             4. Note: `kanban set CARD --body-file notes.md` replaces the body (read it first and keep what is there); \
             `--add-label ID`, `--field assignee=NAME` and `--title T` change only those lines.
-            5. Finish: `kanban move CARD review` (or `done`); `kanban archive CARD` takes finished cards off the board.
+            5. Finish: `kanban move CARD review --json` (or `done`); `kanban archive CARD --json` takes finished cards off the board.
             New work: `kanban add "TITLE" --json [--column ID] [--label ID] [--body TEXT]`.
 
             Never:

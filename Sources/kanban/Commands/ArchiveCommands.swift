@@ -9,14 +9,20 @@ enum ArchiveCommand: KanbanCommand {
         name: "archive",
         abstract: "Move cards to the archive.",
         discussion: "Each card moves to archive/YYYY-MM-DD-<slug>.md (today's date) with its file unchanged.",
-        arguments: [.repeating("card", help: "A slug, a unique slug prefix or a path.", isOptional: false)])
+        arguments: [.repeating("card", help: "A slug, a unique slug prefix or a path.", isOptional: false)],
+        options: [CommonOptions.json])
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+        var archived: [Card] = []
         try context.changeCards(arguments.arguments("card"), in: .active) { store, path in
             let change = try store.archiveCard(path)
-            if let card = change.card { context.say("archived \(card.slug) → \(context.displayPath(card.path, store: store))") }
+            if let card = change.card {
+                archived.append(card)
+                if !arguments.flag("json") { context.say("archived \(card.slug) → \(context.displayPath(card.path, store: store))") }
+            }
             return change
         }
+        if arguments.flag("json") { try context.printCardsJSON(archived) }
         return .success
     }
 }
@@ -30,15 +36,20 @@ enum UnarchiveCommand: KanbanCommand {
         abstract: "Bring archived cards back.",
         discussion: "Each card goes to the bottom of the column it was archived from (or --column), keeping its slug when free.",
         arguments: [.repeating("card", help: "An archived card's slug, unique slug prefix or path.", isOptional: false)],
-        options: [.option("column", short: "c", valueName: "id", help: "The column to bring the cards back to.")])
+        options: [.option("column", short: "c", valueName: "id", help: "The column to bring the cards back to."), CommonOptions.json])
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
         let board = try context.store().loadBoard()
+        var restored: [Card] = []
         try context.changeCards(arguments.arguments("card"), in: .archived) { store, path in
             let change = try store.unarchiveCard(path, to: arguments.value("column"))
-            if let card = change.card { context.say("unarchived \(card.slug) → \(board.columnName(card.column))") }
+            if let card = change.card {
+                restored.append(card)
+                if !arguments.flag("json") { context.say("unarchived \(card.slug) → \(board.columnName(card.column))") }
+            }
             return change
         }
+        if arguments.flag("json") { try context.printCardsJSON(restored) }
         return .success
     }
 }
@@ -50,17 +61,21 @@ enum DeleteCommand: KanbanCommand {
     static let spec = CommandSpec(
         name: "delete",
         abstract: "Delete cards (no prompt; git keeps the history).",
-        arguments: [.repeating("card", help: "A slug, a unique slug prefix or a path (archived cards too).", isOptional: false)])
+        arguments: [.repeating("card", help: "A slug, a unique slug prefix or a path (archived cards too).", isOptional: false)],
+        options: [CommonOptions.json])
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+        var deleted: [Card] = []
         try context.changeCards(arguments.arguments("card"), in: .all) { store, path in
             let change = try store.deleteCard(path, in: .all)
-            for removed in change.removedPaths {
+            if let previous = change.previous { deleted.append(previous) }
+            for removed in change.removedPaths where !arguments.flag("json") {
                 let slug = change.previous?.slug ?? String((removed as NSString).lastPathComponent.dropLast(3))
                 context.say("deleted \(slug) (\(context.displayPath(removed, store: store)))")
             }
             return change
         }
+        if arguments.flag("json") { try context.printCardsJSON(deleted, withBodies: false) }
         return .success
     }
 }

@@ -27,6 +27,7 @@ enum MoveCommand: KanbanCommand {
         ],
         options: [
             .option("to", short: "t", valueName: "column", help: "The column to move every named card to."),
+            CommonOptions.json,
         ] + CommonOptions.placement,
         exclusiveOptions: [CommonOptions.placementGroup])
 
@@ -46,9 +47,22 @@ enum MoveCommand: KanbanCommand {
         }
         let board = try context.store().loadBoard()
         var currentPlacement = placement
+        let isJSON = arguments.flag("json")
+        var moved: [Card] = []
         try context.changeCards(references, in: .active) { store, path in
+            // Several cards sent to a column: one already there stays where it is, as the app's bulk move leaves it.
+            if references.count > 1, let column, let card = try? store.card(path, in: .active), card.column == column {
+                if isJSON { moved.append(card) } else { context.say("\(card.slug) is already in \(board.columnName(card.column))") }
+                return BoardChange(card: card, previous: card, writtenPaths: [], removedPaths: [])
+            }
             let change = try store.moveCard(path, to: column, placement: currentPlacement)
             guard let card = change.card, let previous = change.previous else { return change }
+            // Several cards keep their order: each goes after the one moved before it.
+            if references.count > 1 { currentPlacement = .after(card.path) }
+            if isJSON {
+                moved.append(card)
+                return change
+            }
             if previous.column != card.column {
                 context.say("moved \(card.slug): \(board.columnName(previous.column)) → \(board.columnName(card.column))")
             } else if change.writtenPaths.isEmpty {
@@ -60,10 +74,9 @@ enum MoveCommand: KanbanCommand {
             if rekeyed > 0 && !context.isQuiet {
                 context.errorOutput.writeLine("  re-keyed \(rekeyed) neighbouring card\(rekeyed == 1 ? "" : "s") to make room")
             }
-            // Several cards keep their order: each goes after the one moved before it.
-            if references.count > 1 { currentPlacement = .after(card.path) }
             return change
         }
+        if isJSON { try context.printCardsJSON(moved) }
         return .success
     }
 }

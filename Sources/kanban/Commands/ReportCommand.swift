@@ -35,8 +35,9 @@ enum ReportCommand: KanbanCommand {
             .option("done", valueName: "column", help: "The column whose entry finishes a card (default: the last column)."),
             .option("label", short: "l", valueName: "id", help: "Only cards with this label (their last version); repeat to require several.", isRepeatable: true),
             CommonOptions.json,
-            .option("svg", valueName: "file", help: "Also write the charts as one SVG file."),
-            .option("html", valueName: "file", help: "Also write the figures and charts as one standalone HTML page."),
+            .option("svg", valueName: "file", help: "Also write the charts as one SVG file ('-': to standard output, instead of the text)."),
+            .option("html", valueName: "file", help: "Also write the figures and charts as one standalone HTML page ('-': to standard output, instead of the text)."),
+            .flag("allow-shallow", help: "Report on a shallow clone's history, counting only what it shows (and saying so)."),
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
@@ -57,6 +58,17 @@ enum ReportCommand: KanbanCommand {
         for label in arguments.values("label") where board.label(withID: label) == nil {
             throw KanbanError(.labelNotFound, "no label '\(label)' on the board", candidates: board.labels.map(\.id))
         }
+        let toStandardOutput = ["svg", "html"].filter { arguments.value($0) == "-" }
+        if toStandardOutput.count > 1 || (!toStandardOutput.isEmpty && arguments.flag("json")) {
+            throw arguments.usageError("only one of --svg -, --html - and --json can write to standard output")
+        }
+        // A shallow clone's first commit is a cut: every card there would seem created at it, and the figures lie.
+        let isShallow = try provider.isHistoryShallow()
+        if isShallow && !arguments.flag("allow-shallow") {
+            throw CommandFailure(message: "this clone's history is shallow: the report would count every card as created where the history was cut; "
+                + "fetch the whole history with 'git fetch --unshallow', or give --allow-shallow to count only what it shows")
+        }
+        let shallowNote = isShallow ? "The history is shallow (--allow-shallow): only what it shows is counted; cards seem created where it was cut." : nil
         let histories = try provider.cardHistories()
         let options = FlowReport.Options(since: since, until: until, startColumn: arguments.value("start"),
                                          doneColumn: arguments.value("done"), labels: arguments.values("label"))
@@ -65,17 +77,21 @@ enum ReportCommand: KanbanCommand {
         let notInHistory = FlowReport.slugsNotInHistory(current.filter { card in options.labels.allSatisfy(card.labels.contains) },
                                                         histories: histories)
         if let path = arguments.value("svg") {
-            try write(ReportDocument.svg(report, title: board.title), to: path, context: context)
+            try write(ReportDocument.svg(report, title: board.title, note: shallowNote), to: path, context: context)
         }
         if let path = arguments.value("html") {
-            try write(ReportDocument.html(report, title: board.title, notInHistory: notInHistory), to: path, context: context)
+            try write(ReportDocument.html(report, title: board.title, notInHistory: notInHistory, note: shallowNote), to: path, context: context)
         }
+        if !toStandardOutput.isEmpty { return .success }
         if arguments.flag("json") {
-            context.printJSON(json(report, title: board.title, notInHistory: notInHistory))
+            guard case .object(var members) = json(report, title: board.title, notInHistory: notInHistory) else { return .failure }
+            members["shallowHistory"] = .bool(isShallow)
+            context.printJSON(.object(members))
             return .success
         }
         let renderer = ReportRenderer(report: report, title: board.title, notInHistory: notInHistory, width: context.width,
                                       stylist: context.stylist)
+        if let shallowNote { context.print(context.stylist.apply(.yellow, to: "note: " + shallowNote)) }
         for line in renderer.lines() { context.print(line) }
         return .success
     }
@@ -89,9 +105,23 @@ enum ReportCommand: KanbanCommand {
         return isDay && endOfDay ? date.addingTimeInterval(FlowReport.day - 1) : date
     }
 
+    /// Writes `text` to the file `path` (atomically), or to standard output when `path` is `-`.
     static func write(_ text: String, to path: String, context: CommandContext) throws {
+        if path == "-" {
+            context.output.write(text)
+            return
+        }
+        let absolute = context.absolute(path)
+        let directory = (absolute as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandFailure(message: "cannot write '\(path)': there is no directory '\(directory)'")
+        }
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: context.absolute(path)), options: .atomic)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: absolute), options: .atomic)
+        } catch let error as CocoaError {
+            let reason = (error.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? error.localizedDescription
+            throw CommandFailure(message: "cannot write '\(path)': \(reason)")
         } catch {
             throw CommandFailure(message: "cannot write '\(path)': \(error.localizedDescription)")
         }

@@ -132,7 +132,17 @@ extension MCPServer {
     func subscribe(_ request: Request) throws(JSONRPCError) -> JSON {
         guard let uri = request.params["uri"]?.stringValue else { throw .invalidParams("resources/subscribe needs 'uri'") }
         guard MCPResources.isKnown(uri) else { throw Self.resourceNotFound(uri, "no resource \(uri)") }
-        _ = try requireBoard(for: uri)
+        let store = try requireBoard(for: uri)
+        // A card that is not there is refused, as resources/read refuses it: a subscription to it would never fire.
+        if let slug = MCPResources.slug(of: uri) {
+            do {
+                _ = try exactCard(slug, store)
+            } catch let error as JSONRPCError {
+                throw error
+            } catch {
+                throw Self.resourceNotFound(uri, Self.toolMessage(error))
+            }
+        }
         watchIfPossible()
         _ = state.withLock { $0.subscriptions.insert(uri) }
         return .object([:])

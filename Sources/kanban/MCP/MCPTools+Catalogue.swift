@@ -72,7 +72,7 @@ extension MCPTools {
                 "body": string("The body, in markdown (default: the board's card template)."),
             ].merging(placementProperties(board)) { first, _ in first } },
             required: ["title"],
-            output: object(["card": cardSchema(withBody: true), "committed": commitSchema], required: ["card"]),
+            output: object(["card": cardSchema(withBody: true), "committed": commitSchema, "rekeyed": rekeyedSchema], required: ["card"]),
             run: { tools, arguments throws(MCPToolError) in try tools.addCard(arguments) }),
         MCPTool(
             name: "update_card", title: "Update a card",
@@ -91,7 +91,7 @@ extension MCPTools {
                                    "additionalProperties": .object(["type": .array([.string("string"), .string("null")])])]),
             ] },
             required: ["card"],
-            output: object(["card": cardSchema(withBody: true), "committed": commitSchema], required: ["card"]),
+            output: object(["card": cardSchema(withBody: true), "committed": commitSchema, "rekeyed": rekeyedSchema], required: ["card"]),
             run: { tools, arguments throws(MCPToolError) in try tools.updateCard(arguments) }),
         MCPTool(
             name: "move_card", title: "Move a card",
@@ -103,7 +103,7 @@ extension MCPTools {
                 "column": string("The column to move it to.", values: columnIDs(board)),
             ].merging(placementProperties(board)) { first, _ in first } },
             required: ["card"],
-            output: object(["card": cardSchema(), "from": .object(["type": .string("string")]), "committed": commitSchema], required: ["card"]),
+            output: object(["card": cardSchema(), "from": .object(["type": .string("string")]), "committed": commitSchema, "rekeyed": rekeyedSchema], required: ["card"]),
             run: { tools, arguments throws(MCPToolError) in try tools.moveCard(arguments) }),
         MCPTool(
             name: "archive_card", title: "Archive a card",
@@ -111,7 +111,7 @@ extension MCPTools {
             isReadOnly: false, isIdempotent: false,
             properties: { _ in ["card": cardArgument] },
             required: ["card"],
-            output: object(["card": cardSchema(), "committed": commitSchema], required: ["card"]),
+            output: object(["card": cardSchema(), "committed": commitSchema, "rekeyed": rekeyedSchema], required: ["card"]),
             run: { tools, arguments throws(MCPToolError) in try tools.archiveCard(arguments) }),
         MCPTool(
             name: "unarchive_card", title: "Unarchive a card",
@@ -122,7 +122,7 @@ extension MCPTools {
                 "column": string("The column to bring it back to.", values: columnIDs(board)),
             ] },
             required: ["card"],
-            output: object(["card": cardSchema(), "committed": commitSchema], required: ["card"]),
+            output: object(["card": cardSchema(), "committed": commitSchema, "rekeyed": rekeyedSchema], required: ["card"]),
             run: { tools, arguments throws(MCPToolError) in try tools.unarchiveCard(arguments) }),
         MCPTool(
             name: "delete_card", title: "Delete a card",
@@ -130,7 +130,7 @@ extension MCPTools {
             isReadOnly: false, isDestructive: true, isIdempotent: false,
             properties: { _ in ["card": cardArgument] },
             required: ["card"],
-            output: object(["deleted": .object(["type": .string("string")]), "path": .object(["type": .string("string")]), "committed": commitSchema],
+            output: object(["deleted": .object(["type": .string("string")]), "path": .object(["type": .string("string")]), "committed": commitSchema, "rekeyed": rekeyedSchema],
                            required: ["deleted", "path"]),
             run: { tools, arguments throws(MCPToolError) in try tools.deleteCard(arguments) }),
         MCPTool(

@@ -25,6 +25,9 @@ extension MCPTools {
             return try context.withCommitLock {
                 let (value, change) = try body(store)
                 var extra: [String: JSON] = [:]
+                // Neighbours whose position keys had to change to make room: the agent is told it touched them.
+                let others = change.writtenPaths.filter { $0 != change.card?.path && $0 != change.previous?.path && $0.hasPrefix("cards/") }
+                if !others.isEmpty { extra["rekeyed"] = .array(others.map(JSON.string)) }
                 switch try context.commitIfAsked([change]) {
                 case .notCommitted:
                     break

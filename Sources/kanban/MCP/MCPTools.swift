@@ -236,6 +236,12 @@ struct MCPTools {
     static let commitSchema = object(["commit": .object(["type": .string("string")]), "message": .object(["type": .string("string")])],
                                      required: ["commit", "message"])
 
+    /// The paths of other cards whose `position` was re-keyed to make room (only when some were).
+    static let rekeyedSchema: JSON = .object([
+        "type": .string("array"), "items": .object(["type": .string("string")]),
+        "description": .string("Other cards whose position key had to change to make room."),
+    ])
+
     static func columnIDs(_ board: Board?) -> [String]? { board.map { $0.columns.map(\.id) } }
     static func labelIDs(_ board: Board?) -> [String]? { board.map { $0.labels.map(\.id) } }
 

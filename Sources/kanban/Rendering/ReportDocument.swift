@@ -9,9 +9,11 @@ enum ReportDocument {
     static let margin = (left: 44.0, right: 12.0, top: 28.0, bottom: 34.0)
 
     /// The three charts stacked in one SVG document.
-    static func svg(_ report: FlowReport, title: String) -> String {
+    /// - Parameter note: A line shown under the title (that the history is shallow).
+    static func svg(_ report: FlowReport, title: String, note: String? = nil) -> String {
         let charts = [flow(report), throughput(report), cycleTimes(report)]
-        let height = chartHeight * Double(charts.count) + 40
+        let top: Double = note == nil ? 40 : 56
+        let height = chartHeight * Double(charts.count) + top
         var text = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(format(chartWidth))" height="\(format(height))" \
             viewBox="0 0 \(format(chartWidth)) \(format(height))" font-family="system-ui, sans-serif" font-size="11">
@@ -21,14 +23,15 @@ enum ReportDocument {
             <tspan font-weight="normal" fill="#666">\(ReportRenderer.day(report.since)) to \(ReportRenderer.day(report.until))</tspan></text>
 
             """
+        if let note { text += "<text x=\"\(format(margin.left))\" y=\"40\" fill=\"#a15c00\">\(escaped(note))</text>\n" }
         for (index, chart) in charts.enumerated() {
-            text += "<g transform=\"translate(0 \(format(40 + chartHeight * Double(index))))\">\n\(chart)</g>\n"
+            text += "<g transform=\"translate(0 \(format(top + chartHeight * Double(index))))\">\n\(chart)</g>\n"
         }
         return text + "</svg>\n"
     }
 
     /// A page with the figures and the charts.
-    static func html(_ report: FlowReport, title: String, notInHistory: [String]) -> String {
+    static func html(_ report: FlowReport, title: String, notInHistory: [String], note: String? = nil) -> String {
         let lines = ReportRenderer(report: report, title: title, notInHistory: notInHistory, width: 80, stylist: .plain).summary()
         return """
             <!DOCTYPE html>
@@ -44,8 +47,9 @@ enum ReportDocument {
             </head>
             <body>
             <h1>\(escaped(title))</h1>
+            \(note.map { "<p><strong>Note:</strong> \(escaped($0))</p>" } ?? "")
             <pre>\(escaped(lines.dropFirst(2).joined(separator: "\n")))</pre>
-            \(svg(report, title: title))</body>
+            \(svg(report, title: title, note: note))</body>
             </html>
 
             """

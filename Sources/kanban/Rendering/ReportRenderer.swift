@@ -32,7 +32,7 @@ struct ReportRenderer {
         var lines = [bold(title) + stylist.apply(.dim, to: "  \(Self.day(report.since)) to \(Self.day(report.until)) (\(Self.number(days)) days)")]
         lines.append("")
         func row(_ label: String, _ text: String) { lines.append(bold(label.padded(toWidth: 12)) + " " + text) }
-        row("Finished", "\(report.finished.count) cards, \(Self.number(report.throughputPerWeek)) a week"
+        row("Finished", "\(report.finished.count) \(report.finished.count == 1 ? "card" : "cards"), \(Self.number(report.throughputPerWeek)) a week"
             + stylist.apply(.dim, to: "  (started \(report.startedCount), created \(report.createdCount))"))
         row("Lead time", Self.describe(report.leadTime))
         row("Cycle time", Self.describe(report.cycleTime))

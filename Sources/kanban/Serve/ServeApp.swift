@@ -163,7 +163,10 @@ final class ServeApp: @unchecked Sendable {
             let report = try FlowReport(board: board, cards: histories, options: FlowReport.Options(since: nil, until: Date(), startColumn: nil,
                                                                                                   doneColumn: nil, labels: []))
             let current = (try? store.load(.all).cards) ?? []
-            let html = ReportDocument.html(report, title: board.title, notInHistory: FlowReport.slugsNotInHistory(current, histories: histories))
+            let note = (try? provider.isHistoryShallow()) == true
+                ? "The history is shallow: only what it shows is counted; cards seem created where it was cut (git fetch --unshallow)." : nil
+            let html = ReportDocument.html(report, title: board.title, notInHistory: FlowReport.slugsNotInHistory(current, histories: histories),
+                                           note: note)
             return HTTPResponse(status: .ok, headers: [
                 ("Content-Type", "text/html; charset=utf-8"),
                 ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),

@@ -201,6 +201,16 @@ final class CommandContext {
     func printJSON(_ value: JSON) {
         output.writeLine(value.rendered(pretty: true))
     }
+
+    /// `cards` as the `--json` of a command that changes cards prints them: an array, one card a name given, each as
+    /// `show --json` prints it (with its body, read now, unless `withBodies` is false: a deleted card's file is gone).
+    func printCardsJSON(_ cards: [Card], withBodies: Bool = true) throws {
+        let store = try store()
+        printJSON(.array(try cards.map { card in
+            guard withBodies else { return JSON(card: card) }
+            return JSON(card: card, includeBody: true, body: try card.body ?? store.body(of: card))
+        }))
+    }
 }
 
 enum FileSystemPaths {

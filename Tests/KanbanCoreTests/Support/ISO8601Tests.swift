@@ -164,4 +164,11 @@ import Testing
         let lateInNewYork = try #require(ISO8601.date(from: "2026-05-28T22:00:00-05:00"))
         #expect(ISO8601.dayString(from: lateInNewYork) == "2026-05-29")
     }
+
+    @Test func theLocalDayIsTheDayInTheTimeZone() throws {
+        let evening = try #require(ISO8601.date(from: "2026-11-28T15:30:00Z"))
+        #expect(ISO8601.dayString(from: evening, in: try #require(TimeZone(identifier: "Pacific/Kiritimati"))) == "2026-11-29")
+        #expect(ISO8601.dayString(from: evening, in: try #require(TimeZone(identifier: "Pacific/Pago_Pago"))) == "2026-11-28")
+        #expect(ISO8601.dayString(from: evening, in: try #require(TimeZone(identifier: "UTC"))) == "2026-11-28")
+    }
 }

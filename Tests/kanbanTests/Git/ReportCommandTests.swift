@@ -251,7 +251,7 @@ extension GitTests {
                 #expect(result.stderr.isEmpty)
                 let lines = result.stdout.lines
                 #expect(lines.first == "Team  2026-01-05 to 2026-01-20 (15.6 days)")
-                #expect(lines.contains("Finished     1 cards, 0.4 a week  (started 2, created 2)"))
+                #expect(lines.contains("Finished     1 card, 0.4 a week  (started 2, created 2)"))
                 #expect(lines.contains("Cycle time   median 2.0 days, 85th percentile 2.0, mean 2.0"))
                 #expect(lines.contains("Now          To Do 0 · In Progress 1 · Done 1"))
                 #expect(lines.contains { $0 == "   11.6 d  In Progress  beta  Beta" }, "\(result.stdout)")

@@ -150,4 +150,27 @@ import Testing
             }
         }
     }
+
+    @Test func subscribingToACardThatIsNotThereIsRefused() throws {
+        try withTemporaryBoard(.sample) { board throws in
+            let (server, _) = try server(board)
+            let missing = server.handle(request("resources/subscribe", ["uri": .string("kanban://card/no-such-card")]))
+            #expect(missing?["error"]?["code"] == .number("-32002"), "\(String(describing: missing))")
+            let present = server.handle(request("resources/subscribe", ["uri": .string("kanban://card/press-kit-and-screenshots")]))
+            #expect(present?["result"] == .object([:]), "\(String(describing: present))")
+        }
+    }
+
+    @Test func aCardPlacedBetweenTiedNeighboursSaysWhichNeighboursWereRekeyed() throws {
+        try withTemporaryBoard(.sample) { board throws in
+            let (server, _) = try server(board)
+            // Two backlog cards share position 'n': a card between them needs one of them re-keyed.
+            let answer = server.handle(request("tools/call", ["name": .string("add_card"), "arguments": .object([
+                "title": .string("Between the ties"), "after": .string("dark-mode-for-the-print-dialog"),
+            ])]))
+            let result = try #require(answer?["result"]?["structuredContent"], "\(String(describing: answer))")
+            let rekeyed = try #require(result["rekeyed"]?.arrayValue, "the result does not say a neighbour changed: \(result)")
+            #expect(!rekeyed.isEmpty && rekeyed.allSatisfy { $0.stringValue?.hasPrefix("cards/backlog/") == true }, "\(rekeyed)")
+        }
+    }
 }
