@@ -53,7 +53,9 @@ extension MCPTools {
         }
     }
 
-    private func reference(_ text: String) -> String { board.context.cardReference(text) }
+    /// A card as an agent names it: a slug, a prefix, or a path relative to the board (never to the directory the
+    /// server was started in, which the agent knows nothing of).
+    private func reference(_ text: String) -> String { text }
 
     private func placement(_ arguments: MCPArguments) throws(MCPToolError) -> Placement? {
         switch try arguments.placement() {

@@ -173,4 +173,19 @@ import Testing
             #expect(!rekeyed.isEmpty && rekeyed.allSatisfy { $0.stringValue?.hasPrefix("cards/backlog/") == true }, "\(rekeyed)")
         }
     }
+
+    @Test func aCardPathIsTheBoardsNeverTheServersWorkingDirectorys() throws {
+        try withTemporaryBoard(.sample) { board throws in
+            let (server, _) = try server(board)
+            func show(_ card: String) -> JSON? {
+                server.handle(request("tools/call", ["name": .string("show_card"), "arguments": .object(["card": .string(card)])]))?["result"]
+            }
+            let byPath = show("cards/todo/press-kit-and-screenshots.md")
+            #expect(byPath?["structuredContent"]?["slug"] == .string("press-kit-and-screenshots"), "\(String(describing: byPath))")
+            let outside = show("../../etc/passwd")
+            #expect(outside?["isError"] == .bool(true))
+            let message = outside?["content"]?.arrayValue?.first?["text"]?.stringValue ?? ""
+            #expect(message.contains("'../../etc/passwd'") && !message.contains(FileManager.default.currentDirectoryPath), "\(message)")
+        }
+    }
 }
