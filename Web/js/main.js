@@ -121,6 +121,7 @@ function showProblems() {
   element.hidden = problems.length === 0;
   element.textContent = `${problems.length} unreadable card file${problems.length === 1 ? "" : "s"}`;
   element.title = problems.map((p) => `${p.path}: ${p.message}`).join("\n");
+  document.getElementById("read-only").hidden = !state.board?.readOnly;
 }
 
 async function start() {

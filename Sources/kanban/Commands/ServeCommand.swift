@@ -38,7 +38,7 @@ enum ServeCommand: KanbanCommand {
             Examples:
               kanban serve
               kanban serve --port 8080 --no-open --commit
-              kanban serve --read-only          # a wall screen
+              kanban serve --read-only --token-file ~/.config/kanban/wall-token   # a wall screen that survives restarts
             """,
         usage: "kanban serve [--port <port>] [--bind <address>] [--no-open] [--read-only]",
         options: [
@@ -46,6 +46,7 @@ enum ServeCommand: KanbanCommand {
             .option("bind", valueName: "address", help: "The address to listen on (default 127.0.0.1)."),
             .flag("no-open", help: "Do not open a browser."),
             .flag("read-only", help: "Serve the board without allowing changes."),
+            .option("token-file", valueName: "file", help: "Keep the token in this file (made 0600 when missing), the same across restarts."),
             .option("request-timeout", valueName: "seconds", help: "How long a request may take to arrive (default 10).", isHidden: true),
         ],
         exitStatuses: [
@@ -71,7 +72,7 @@ enum ServeCommand: KanbanCommand {
         let store = try context.store()
         let board = try store.loadBoard()
         let hub = EventHub()
-        let token = Self.makeToken()
+        let token = try arguments.value("token-file").map { try TokenFile.token(at: context.absolute($0), shownAs: $0) } ?? Self.makeToken()
         // A wildcard address serves every address of this machine: each of them is a name the page may be opened by.
         let addresses = isWildcard ? Self.machineAddresses(ipv6: address == "::") : [address]
         let settingsFor = { (port: UInt16) -> ServeApp.Settings in
@@ -130,6 +131,9 @@ enum ServeCommand: KanbanCommand {
         var launch: BrowserLaunch?
         if !arguments.flag("no-open") { launch = BrowserLaunch.open(url, environment: context.environment) }
         defer { launch?.remove() }
+        if arguments.flag("read-only") {
+            context.errorOutput.writeLine("read-only: the page shows the board live and refuses every change")
+        }
         if !context.isQuiet {
             context.errorOutput.writeLine("stop with Ctrl-C")
             context.errorOutput.flush()
