@@ -241,6 +241,26 @@ def drag_to_another_column():
 
 
 @case
+def a_move_the_server_never_got_goes_back():
+    open_board()
+    todo = slugs("todo")
+    progress = slugs("in-progress")
+    # The server is unreachable from here on: the move fails, and so does fetching the board again.
+    driver.execute_script("""
+        const real = window.fetch;
+        window.fetch = (url, options) => String(url).includes("/api/") && !String(url).includes("/api/events")
+            ? Promise.reject(new TypeError("Failed to fetch"))
+            : real(url, options);
+    """)
+    target = card(progress[0])
+    drag(todo[0], target, -target.size["height"] // 4)
+    wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#toasts .toast.error"), "an error toast")
+    wait(lambda: slugs("todo") == todo and slugs("in-progress") == progress,
+         f"the card to go back: todo {slugs('todo')}, in progress {slugs('in-progress')}")
+    assert os.path.exists(path(f"cards/todo/{todo[0]}.md")), "the file moved"
+
+
+@case
 def drag_within_a_column():
     open_board()
     before = server_order("review")

@@ -54,6 +54,9 @@ export async function moveCard(slug, target, index) {
   try {
     return await change;
   } catch (error) {
+    // Put it back where it was at once: the board must not show a move that did not happen, even when the
+    // server is gone and the board cannot be fetched again.
+    if (index !== undefined) placeCard(slug, from.column, from.index);
     showError(error, `could not move “${title}”`);
     await refetchBoard();
     return null;
