@@ -261,6 +261,15 @@ def a_move_the_server_never_got_goes_back():
 
 
 @case
+def excerpts_are_plain_text():
+    open_board()
+    excerpts = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#board .card .excerpt")]
+    assert excerpts, "no excerpts"
+    marked = [text for text in excerpts if re.search(r"`|\*\*|\]\(", text)]
+    assert not marked, "excerpts show markdown: " + repr(marked[:3])
+
+
+@case
 def drag_within_a_column():
     open_board()
     before = server_order("review")

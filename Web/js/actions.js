@@ -3,7 +3,6 @@
 
 import { api } from "./api.js";
 import { state, locate, upsertCard, removeCard, placeCard, setBoard } from "./state.js";
-import { excerptOf } from "./markdown.js";
 import { pushUndo } from "./undo.js";
 import { showError, toast } from "./ui.js";
 
@@ -21,7 +20,8 @@ function announce(card) {
 /// Puts a full card (from GET/POST/PATCH/move…) on the board.
 function accept(card) {
   if (!card || !card.slug) return card;
-  upsertCard(card, "body" in card ? excerptOf(card.body) : undefined);
+  // The server's excerpt: one rule for what a card shows under its title, in one place.
+  upsertCard(card, "excerpt" in card ? card.excerpt : undefined);
   announce(card);
   return card;
 }

@@ -267,15 +267,3 @@ function appendText(parent, text) {
   else parent.appendChild(document.createTextNode(text));
 }
 
-/// The first line of a body with text on it that is not a heading or a comment, at most 200
-/// characters: the server's `excerpt`, for a card the page has just changed.
-export function excerptOf(body) {
-  for (const raw of String(body ?? "").split(/\r\n?|\n/)) {
-    const line = raw.trim();
-    if (line && !line.startsWith("#") && !line.startsWith("<!--")) {
-      const characters = [...line];
-      return characters.length > 200 ? characters.slice(0, 199).join("") + "…" : line;
-    }
-  }
-  return "";
-}

@@ -31,6 +31,49 @@ public enum BoardText {
         return "the value of field '\(key)' cannot hold control character \(name(of: control))"
     }
 
+    /// What a board view shows under a card's title: the first line of its body with text on it that is not a
+    /// heading, a comment, a rule or a fence (the card template's `## Description` says nothing of the card), as
+    /// plain text (the markdown of emphasis, code, links, images, list items and quotes taken away), at most 200
+    /// characters.
+    public static func excerpt(of body: String) -> String {
+        for line in body.split(whereSeparator: \.isNewline) {
+            var text = line.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty || text.hasPrefix("#") || text.hasPrefix("<!--") || text.hasPrefix("```") || text.hasPrefix("~~~") { continue }
+            if text.allSatisfy({ "-*_=|: ".contains($0) }) { continue }  // rules and table separators
+            text = plainText(ofMarkdownLine: text)
+            if text.isEmpty { continue }
+            return text.count > 200 ? String(text.prefix(199)) + "…" : text
+        }
+        return ""
+    }
+
+    /// One line of markdown as the text a reader sees.
+    static func plainText(ofMarkdownLine line: String) -> String {
+        // Escaped characters are set aside first (as private-use characters), so no rule below takes them.
+        var text = line.replacing(/\\([\\`*_{}\[\]()#+\-.!|>~<])/) { match in
+            String(Character(Unicode.Scalar(0xE000 + UInt32(match.output.1.unicodeScalars.first?.value ?? 0)) ?? " "))
+        }
+        // Block markers: quotes, list items, task boxes.
+        text = text.replacing(/^(>\s*)+/, with: "")
+        text = text.replacing(/^([-*+]|\d{1,9}[.)])\s+/, with: "")
+        text = text.replacing(/^\[[ xX]\]\s+/, with: "")
+        // Inline: images and links keep their text, autolinks their address, code its content.
+        text = text.replacing(/!\[([^\]]*)\]\([^)]*\)/) { String($0.output.1) }
+        text = text.replacing(/\[([^\]]*)\]\([^)]*\)/) { String($0.output.1) }
+        text = text.replacing(/<((?:https?|mailto):[^>\s]+)>/) { String($0.output.1) }
+        text = text.replacing(/`+([^`]*)`+/) { String($0.output.1) }
+        text = text.replacing(/(\*\*|__|~~)(.+?)\1/) { String($0.output.2) }
+        text = text.replacing(/(^|[^\w*])\*(?!\s)([^*]+?)\*(?![\w*])/) { String($0.output.1) + String($0.output.2) }
+        text = text.replacing(/(^|\W)_(?!\s)([^_]+?)_(?!\w)/) { String($0.output.1) + String($0.output.2) }
+        if text.hasPrefix("|") && text.hasSuffix("|") {
+            text = text.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " · ")
+        }
+        text = String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            (0xE000..<0xE080).contains(scalar.value) ? Unicode.Scalar(scalar.value - 0xE000) ?? scalar : scalar
+        }))
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
     /// Whether `text` holds a C0 control, DEL or a C1 control.
     public static func hasControl(_ text: String) -> Bool {
         text.unicodeScalars.contains(where: isControl)

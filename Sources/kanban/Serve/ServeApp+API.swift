@@ -161,17 +161,8 @@ extension ServeApp {
         return .object(members)
     }
 
-    /// The first line of a body with text on it that is not a heading (the card template's `## Description` says
-    /// nothing about the card), at most 200 characters.
-    static func excerpt(of body: String) -> String {
-        for line in body.split(whereSeparator: \.isNewline) {
-            let text = line.trimmingCharacters(in: .whitespaces)
-            if !text.isEmpty && !text.hasPrefix("#") && !text.hasPrefix("<!--") {
-                return text.count > 200 ? String(text.prefix(199)) + "…" : text
-            }
-        }
-        return ""
-    }
+    /// What the page shows under a card's title (``BoardText/excerpt(of:)``).
+    static func excerpt(of body: String) -> String { BoardText.excerpt(of: body) }
 
     /// A name for a card file's bytes (FNV-1a, 64 bits): what an edit says it was made on.
     static func version(of bytes: [UInt8]) -> String {

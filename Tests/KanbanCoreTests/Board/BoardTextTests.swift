@@ -88,4 +88,20 @@ import Testing
             #expect(try board.bytes("cards/todo/back.md") == card)
         }
     }
+
+    @Test(arguments: [
+        ("## Description\n\nThe `thumbnails.db` file **grows** without [bound](https://x.example).", "The thumbnails.db file grows without bound."),
+        ("- [ ] Ship *it* now", "Ship it now"),
+        ("> quoted _words_ here", "quoted words here"),
+        ("1. first step", "first step"),
+        ("![screenshot](a.png) of the page", "screenshot of the page"),
+        ("| Size | Time |\n|---|---|\n| 3 | 4 |", "Size · Time"),
+        ("---\n\n<!-- note -->\n```\ncode\n```", "code"),
+        ("snake_case_name and 2*3*4 stay", "snake_case_name and 2*3*4 stay"),
+        ("Escaped \\*stars\\*", "Escaped *stars*"),
+        ("", ""),
+    ])
+    func anExcerptIsTheFirstLineOfTextAsPlainText(_ body: String, _ excerpt: String) {
+        #expect(BoardText.excerpt(of: body) == excerpt)
+    }
 }
