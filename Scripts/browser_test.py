@@ -584,11 +584,16 @@ def unreadable_card_files_are_named():
     write(relative, "---\ntitle: Broken\ncolumn: todo\nThe frontmatter is never closed.\n")
     wait(lambda: any("broken-card.md" in t.text for t in driver.find_elements(By.CSS_SELECTOR, "#toasts .toast.error")),
          "a toast naming the file that does not read")
+    # Drawn in its column, as kanban tui draws it, without a reload.
+    stand_in = wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#board [data-column='todo'] .card.unreadable[data-problem='cards/todo/broken-card.md']"),
+                    "a stand-in for the file in its column")[0]
+    assert "broken-card.md" in stand_in.text, stand_in.text
     open_board()
     problems = wait(lambda: visible("#problems"), "the header to count unreadable files")
     assert "1 unreadable" in problems.text and "broken-card.md" in problems.get_attribute("title"), problems.text
     os.remove(path(relative))
     wait(lambda: not driver.find_elements(By.CSS_SELECTOR, "#board [data-slug='broken-card']"), "no card for the file")
+    wait(lambda: not driver.find_elements(By.CSS_SELECTOR, "#board .card.unreadable"), "the stand-in to go with the file")
 
 
 @case

@@ -159,14 +159,42 @@ function renderColumn(id) {
     if (expected !== element) view.list.insertBefore(element, expected ?? view.more);
     previous = element;
   }
+  // Files of this column that do not read are drawn where they are, after its cards, as `kanban tui` draws them:
+  // a card a person cannot see is a card a person cannot fix.
+  for (const child of [...view.list.querySelectorAll(".card.unreadable")]) child.remove();
+  if (!column.collapsed) {
+    for (const problem of problemsIn(id)) view.list.insertBefore(standIn(problem), view.more);
+  }
   if (view.more.nextElementSibling) view.list.appendChild(view.more);
   const hidden = column.collapsed ? 0 : visible.length - shown.length;
   view.more.textContent = hidden > 0 ? `${hidden} more…` : "";
   view.more.hidden = hidden <= 0;
 }
 
+/// The files of column `id` that do not read (from the board's `problems`).
+function problemsIn(id) {
+  const prefix = `cards/${id}/`;
+  return (state.board?.problems || []).filter((p) => p.path.startsWith(prefix) && !p.path.slice(prefix.length).includes("/"));
+}
+
+/// A stand-in for a file that does not read: its name and why, never taken for a card (no slug, not draggable).
+function standIn(problem) {
+  const element = document.createElement("article");
+  element.className = "card unreadable";
+  element.dataset.problem = problem.path;
+  const title = document.createElement("div");
+  title.className = "title";
+  title.textContent = "⚠ " + problem.path.split("/").pop();
+  const why = document.createElement("div");
+  why.className = "excerpt";
+  why.textContent = problem.message;
+  element.append(title, why);
+  element.title = problem.message + "\nFix the file in an editor: it shows as a card once it reads.";
+  return element;
+}
+
 function nextCard(node) {
-  while (node && (!node.classList.contains("card") || node.classList.contains("dragging"))) {
+  while (node && (!node.classList.contains("card") || node.classList.contains("dragging") || node.classList.contains("unreadable"))) {
     if (node.classList.contains("more")) return null;
     node = node.nextElementSibling;
   }

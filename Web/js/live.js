@@ -93,6 +93,8 @@ function leaveSelection(slug) {
 }
 
 function apply(event) {
+  // A file that did not read and now does, or is gone: its stand-in goes.
+  if ((state.board?.problems || []).some((p) => p.path === event.path || p.path === event.previousPath)) refetchBoardSoon();
   switch (event.event) {
     case "board":
     case "column-added":
@@ -111,6 +113,7 @@ function apply(event) {
     }
     case "invalid":
       toast(`${event.path ?? "a card"}${event.line ? ":" + event.line : ""}: ${event.message ?? "cannot be read"}`, "error");
+      refetchBoardSoon(); // the board's problems now name it: drawn in its column
       break;
     case "root-lost":
       toast("The board's directory went away; the server has stopped watching it.", "error");

@@ -14,11 +14,15 @@ import { initSettings, settingsBoardChanged } from "./settings.js";
 import { initStatus, refreshStatusSoon } from "./status.js";
 import { initArchive, refreshArchive } from "./archive.js";
 import { moveCards, archiveCards } from "./actions.js";
-import { showError } from "./ui.js";
+import { showError, toast } from "./ui.js";
 
 function initBoardClicks() {
   document.getElementById("board").addEventListener("click", (event) => {
     const card = event.target.closest(".card");
+    if (card?.dataset.problem) {
+      toast(card.title, "error");
+      return;
+    }
     if (!card || !card.dataset.slug) {
       // A click beside the cards selects the column (where n adds a card).
       const column = event.target.closest(".column");
