@@ -115,6 +115,10 @@ enum ServeCommand: KanbanCommand {
             })
         try watcher.start()
         let monitor = IndexMonitoring.start(store, context)
+        // The page's git status follows a fetch or push made elsewhere, not only changes to cards.
+        let references = ((try? context.syncProvider().referenceFiles()) ?? nil).map { files in
+            ReferenceWatcher(files) { hub.publish(#"{"event":"git"}"#) }
+        }
         let serving = Thread { server.run() }
         serving.start()
 
@@ -141,6 +145,7 @@ enum ServeCommand: KanbanCommand {
 
         let reason = signals.wait(for: shutdown)
         server.stop()
+        references?.stop()
         hub.stop()
         monitor?.stop()
         watcher.stop()

@@ -255,18 +255,9 @@ import Testing
         try withTemporaryBoard(.sample) { board in
             let environment = KanbanProcess.baseEnvironment(home: board.root)
             func git(_ arguments: [String]) throws -> String {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["git"] + arguments
-                process.currentDirectoryURL = URL(fileURLWithPath: board.path)
-                process.environment = environment.merging(["GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "T",
-                                                           "GIT_COMMITTER_EMAIL": "t@e"]) { $1 }
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                try process.run()
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return String(decoding: data, as: UTF8.self)
+                try runProgram("/usr/bin/env", ["git", "-C", board.path] + arguments, environment: environment.merging([
+                    "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@e",
+                ]) { $1 }).output
             }
             _ = try git(["init", "-q"])
             _ = try git(["add", "-A"])
