@@ -36,11 +36,13 @@ def case(function):
     return function
 
 
-def make_driver():
+def make_driver(phone=False):
     options = webdriver.ChromeOptions()
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      "--window-size=1400,900", "--lang=en-US"]:
         options.add_argument(argument)
+    if phone:
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0}})
     binary = os.environ.get("CHROMIUM_BINARY")
     if binary:
         options.binary_location = binary
@@ -267,6 +269,39 @@ def excerpts_are_plain_text():
     assert excerpts, "no excerpts"
     marked = [text for text in excerpts if re.search(r"`|\*\*|\]\(", text)]
     assert not marked, "excerpts show markdown: " + repr(marked[:3])
+
+
+@case
+def a_phone_sees_every_control_of_the_header_and_the_panel():
+    global driver
+    desktop = driver
+    driver = make_driver(phone=True)
+    try:
+        open_board()
+        width = driver.execute_script("return document.documentElement.clientWidth")
+        assert width == 390, f"the page is {width} px wide, not a phone's 390"
+
+        def outside(selector):
+            return driver.execute_script("""
+                const width = document.documentElement.clientWidth;
+                return [...document.querySelectorAll(arguments[0])]
+                    .filter((e) => e.offsetParent !== null)
+                    .map((e) => [e, e.getBoundingClientRect()])
+                    .filter(([, r]) => r.width > 0 && (r.left < -0.5 || r.right > width + 0.5))
+                    .map(([e, r]) => `${e.dataset.action || e.name || e.id || e.className || e.tagName} ${Math.round(r.left)}..${Math.round(r.right)}`);
+            """, selector)
+
+        wait(lambda: driver.find_element(By.ID, "git-status").text.strip(), "the git status in the header")
+        cut = outside("#top button, #top a, #top input")
+        assert not cut, "header controls outside the 390 px viewport: " + repr(cut)
+        driver.execute_script("document.querySelector('#board .card').click()")
+        wait(lambda: visible("#panel"), "the card panel")
+        time.sleep(0.4)  # the panel slides in
+        cut = outside("#panel button, #panel input, #panel textarea, #panel select, #panel a")
+        assert not cut, "panel controls outside the 390 px viewport: " + repr(cut)
+    finally:
+        driver.quit()
+        driver = desktop
 
 
 @case
