@@ -376,6 +376,46 @@ def new_card_from_the_template():
 
 
 @case
+def a_toast_never_covers_the_card_just_added():
+    driver.set_window_size(1400, 560)
+    try:
+        open_board()
+        # The column under the toasts (they are centred at the bottom).
+        middle = driver.execute_script("""
+            const x = innerWidth / 2;
+            return [...document.querySelectorAll('#board .column')].find((c) => {
+              const r = c.getBoundingClientRect(); return r.left <= x && x <= r.right; })?.dataset.column;
+        """)
+        assert middle, "no column under the middle of the page"
+        click(f"[data-column='{middle}'] [data-action='new-card']")
+        title = wait(lambda: visible("#panel input[name=title]"), "the new-card panel")
+        title.send_keys("Covered by nothing")
+        click("#panel [data-action='save']")
+        wait(lambda: "selected" in card("covered-by-nothing").get_attribute("class"), "the new card selected")
+        overlap = driver.execute_async_script("""
+            const done = arguments[0];
+            import('/assets/js/ui.js').then((ui) => {
+              // The card at the very bottom of the page, where the toasts are.
+              const card = document.querySelector('#board .card.selected');
+              const list = card.closest('.cards');
+              list.style.maxHeight = (innerHeight - list.getBoundingClientRect().top) + "px";
+              list.scrollTop += card.getBoundingClientRect().bottom - innerHeight + 4;
+              ui.toast("saved");
+              setTimeout(() => {
+                const a = card.getBoundingClientRect();
+                const b = document.getElementById('toasts').getBoundingClientRect();
+                done(a.bottom > b.top && a.top < b.bottom && a.right > b.left && a.left < b.right ? [a.top, a.bottom, b.top, b.bottom] : null);
+              }, 300);
+            });
+        """)
+        assert overlap is None, f"the toast covers the new card: {overlap}"
+        os.remove(path(f"cards/{middle}/covered-by-nothing.md"))  # the cases after this one count the cards
+        wait(lambda: "covered-by-nothing" not in slugs(middle), "the card to go")
+    finally:
+        driver.set_window_size(1400, 900)
+
+
+@case
 def edit_title_and_body():
     open_board()
     card("write-the-serve-docs").click()
@@ -729,6 +769,10 @@ A [bad link](javascript:alert(1)) and <img src=x onerror=alert(5)> stay text.
 ```swift
 let x = "<script>"
 ```
+
+| Size | Time <b>x</b> |
+|:-----|-----:|
+| 3 | **4** \\| 5 |
 """
 
 
@@ -749,6 +793,8 @@ def markdown_renders_safely():
         "<ol><li><span>first</span></li><li><span>second</span></li></ol>",
         "<blockquote><p>quoted <strong>text</strong></p></blockquote>",
         '<pre><code data-language="swift">let x = "&lt;script&gt;"</code></pre>',
+        '<div class="table"><table><thead><tr><th style="text-align: left;">Size</th><th style="text-align: right;">Time &lt;b&gt;x&lt;/b&gt;</th></tr></thead>',
+        '<tbody><tr><td style="text-align: left;">3</td><td style="text-align: right;"><strong>4</strong> | 5</td></tr></tbody></table></div>',
     ]
     missing = [part for part in expected if part not in html]
     assert not missing, f"missing {missing} in {html}"

@@ -1,6 +1,6 @@
 // A small markdown renderer that builds DOM nodes and never parses HTML: raw HTML in
 // a card is shown as the text it is. Headings, paragraphs, lists (nested by indent),
-// task lists, block quotes, fenced and indented code, rules; inline code, emphasis,
+// task lists, block quotes, fenced and indented code, rules, GFM tables; inline code, emphasis,
 // strong, strikethrough and links (http:, https: and mailto: only).
 
 const SAFE_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
@@ -26,6 +26,56 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const RULE = /^ {0,3}([-*_])( *\1){2,} *$/;
 const QUOTE = /^ {0,3}> ?(.*)$/;
+const TABLE_DELIMITER = /^ {0,3}\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
+
+/// The cells of a table row: split on `|` that is not escaped, the outer pipes dropped.
+function tableCells(line) {
+  let text = line.trim();
+  if (text.startsWith("|")) text = text.slice(1);
+  if (text.endsWith("|") && !text.endsWith("\\|")) text = text.slice(0, -1);
+  const cells = [];
+  let cell = "";
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\" && text[i + 1] === "|") { cell += "|"; i++; continue; }
+    if (text[i] === "|") { cells.push(cell.trim()); cell = ""; continue; }
+    cell += text[i];
+  }
+  cells.push(cell.trim());
+  return cells;
+}
+
+/// A GFM table starting at `start` (a header row, then the delimiter row), or -1 when there is none.
+function renderTable(lines, start, parent) {
+  const header = tableCells(lines[start]);
+  const delimiter = start + 1 < lines.length && TABLE_DELIMITER.test(lines[start + 1]) ? tableCells(lines[start + 1]) : null;
+  if (!lines[start].includes("|") || !delimiter || delimiter.length !== header.length) return -1;
+  const align = delimiter.map((d) => (d.startsWith(":") && d.endsWith(":") ? "center" : d.endsWith(":") ? "right" : d.startsWith(":") ? "left" : ""));
+  const table = el("table");
+  const row = (cells, tag) => {
+    const tr = el("tr");
+    header.forEach((_, i) => {
+      const cell = el(tag);
+      if (align[i]) cell.style.textAlign = align[i];
+      renderInline(cells[i] ?? "", cell);
+      tr.appendChild(cell);
+    });
+    return tr;
+  };
+  const head = el("thead");
+  head.appendChild(row(header, "th"));
+  table.appendChild(head);
+  const body = el("tbody");
+  let index = start + 2;
+  while (index < lines.length && lines[index].trim() !== "" && lines[index].includes("|")) {
+    body.appendChild(row(tableCells(lines[index]), "td"));
+    index++;
+  }
+  if (body.children.length) table.appendChild(body);
+  const wrapper = el("div", "table");
+  wrapper.appendChild(table);
+  parent.appendChild(wrapper);
+  return index;
+}
 
 /// Renders markdown text into a DocumentFragment.
 export function renderMarkdown(text) {
@@ -80,6 +130,10 @@ function renderBlocks(lines, parent) {
       parent.appendChild(el("hr"));
       index++;
       continue;
+    }
+    if (!paragraph.length && line.includes("|")) {
+      const next = renderTable(lines, index, parent);
+      if (next >= 0) { index = next; continue; }
     }
     if (QUOTE.test(line)) {
       flush();

@@ -6,9 +6,9 @@
 import { api } from "./api.js";
 import { state, select } from "./state.js";
 import { renderMarkdown } from "./markdown.js";
-import { labelChip, labelColour, textColourOn } from "./board.js";
+import { labelChip, labelColour, textColourOn, reveal } from "./board.js";
 import * as actions from "./actions.js";
-import { confirmDialog, showError, toast, button } from "./ui.js";
+import { confirmDialog, showError, toast, button, keepSelectionClearOfToasts } from "./ui.js";
 
 const panel = {
   open: false,
@@ -410,6 +410,8 @@ async function create() {
       }
       await close(true);
       select(final.slug);
+      reveal(final.slug);
+      keepSelectionClearOfToasts();
     }
   } catch (error) {
     showError(error, "could not add the card");

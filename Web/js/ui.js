@@ -20,7 +20,20 @@ export function toast(message, kind = "info") {
   area.appendChild(item);
   while (area.children.length > 4) area.firstElementChild.remove();
   setTimeout(() => item.remove(), kind === "error" ? TOAST_TIME * 2 : TOAST_TIME);
+  requestAnimationFrame(keepSelectionClearOfToasts);
   return item;
+}
+
+/// Scrolls the selected card's column so that the toasts do not cover the card (a card just added sits at the
+/// bottom of its column, where the toasts are). Columns keep room below their last card for this.
+export function keepSelectionClearOfToasts() {
+  const card = document.querySelector("#board .card.selected");
+  const area = document.getElementById("toasts");
+  if (!card || !area || !area.children.length) return;
+  const covered = area.getBoundingClientRect();
+  const rect = card.getBoundingClientRect();
+  const overlaps = rect.bottom > covered.top && rect.top < covered.bottom && rect.right > covered.left && rect.left < covered.right;
+  if (overlaps) card.closest(".cards")?.scrollBy({ top: rect.bottom - covered.top + 12 });
 }
 
 /// Shows an API error (or any error) to the person.
