@@ -31,7 +31,8 @@ enum ReportDocument {
     }
 
     /// A page with the figures and the charts.
-    static func html(_ report: FlowReport, title: String, notInHistory: [String], note: String? = nil) -> String {
+    /// - Parameter form: The page's Report view: its way back and the form of its options; none in a file.
+    static func html(_ report: FlowReport, title: String, notInHistory: [String], note: String? = nil, form: Form? = nil) -> String {
         let lines = ReportRenderer(report: report, title: title, notInHistory: notInHistory, width: 80, stylist: .plain).summary()
         return """
             <!DOCTYPE html>
@@ -40,12 +41,11 @@ enum ReportDocument {
             <meta charset="utf-8">
             <title>\(escaped(title)): flow report</title>
             <style>
-            body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 760px; color: #222; }
-            pre { font-size: 13px; background: #f6f8fa; padding: 1em; overflow-x: auto; }
-            svg { max-width: 100%; height: auto; }
+            \(style)
             </style>
             </head>
             <body>
+            \(form.map { $0.html } ?? "")
             <h1>\(escaped(title))</h1>
             \(note.map { "<p><strong>Note:</strong> \(escaped($0))</p>" } ?? "")
             <pre>\(escaped(lines.dropFirst(2).joined(separator: "\n")))</pre>

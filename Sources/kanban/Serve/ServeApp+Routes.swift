@@ -3,7 +3,7 @@ extension ServeApp {
     static let routes: [ServeRoute] = [
         ServeRoute("GET", "/") { app, match throws(APIError) in app.asset("index.html", request: match.request) },
         ServeRoute("GET", "/assets/*") { app, match throws(APIError) in app.asset(match.parameter("*"), request: match.request) },
-        ServeRoute("GET", "/report") { app, _ throws(APIError) in app.report() },
+        ServeRoute("GET", "/report") { app, match throws(APIError) in app.report(match.request.query) },
         ServeRoute("GET", "/favicon.ico") { _, _ throws(APIError) in HTTPResponse(status: .noContent) },
 
         ServeRoute("GET", "/api/board") { app, _ throws(APIError) in .json(try app.boardJSON().rendered(pretty: false)) },

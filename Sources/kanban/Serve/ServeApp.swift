@@ -153,27 +153,40 @@ final class ServeApp: @unchecked Sendable {
 
     // MARK: Report
 
-    /// `GET /report`: `kanban report --html` for the whole history, a page of inline SVG and CSS with no script,
-    /// so its policy allows inline styles and nothing else.
-    func report() -> HTTPResponse {
+    /// `GET /report`: `kanban report --html`, with the command's options from the address (`start`, `done`, `since`,
+    /// `until`, `label`, several labels separated by commas) and a form to change them; a page of inline SVG and CSS
+    /// with no script, so its policy allows inline styles, the form's GET to itself, and nothing else.
+    func report(_ query: [String: String] = [:]) -> HTTPResponse {
+        let policy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        func page(_ status: HTTPStatus, _ html: String) -> HTTPResponse {
+            HTTPResponse(status: status, headers: [("Content-Type", "text/html; charset=utf-8"), ("Content-Security-Policy", policy)],
+                         body: Array(html.utf8))
+        }
+        let board: Board
         do {
+            board = try store.loadBoard()
+        } catch {
+            return page(.internalError, ReportDocument.message("Cannot read the board: \(error)"))
+        }
+        let given = { (name: String) -> String? in query[name].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } }
+        var form = ReportDocument.Form(board: board, start: given("start"), done: given("done"), since: given("since"), until: given("until"),
+                                       labels: given("label")?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
+        do {
+            let options = try form.options(now: Date())
             let provider = try context.syncProvider()
-            let board = try store.loadBoard()
             let histories = try provider.cardHistories()
-            let report = try FlowReport(board: board, cards: histories, options: FlowReport.Options(since: nil, until: Date(), startColumn: nil,
-                                                                                                  doneColumn: nil, labels: []))
+            let report = try FlowReport(board: board, cards: histories, options: options)
             let current = (try? store.load(.all).cards) ?? []
             let note = (try? provider.isHistoryShallow()) == true
                 ? "The history is shallow: only what it shows is counted; cards seem created where it was cut (git fetch --unshallow)." : nil
-            let html = ReportDocument.html(report, title: board.title, notInHistory: FlowReport.slugsNotInHistory(current, histories: histories),
-                                           note: note)
-            return HTTPResponse(status: .ok, headers: [
-                ("Content-Type", "text/html; charset=utf-8"),
-                ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
-            ], body: Array(html.utf8))
+            let chosen = current.filter { card in options.labels.allSatisfy(card.labels.contains) }
+            return page(.ok, ReportDocument.html(report, title: board.title, notInHistory: FlowReport.slugsNotInHistory(chosen, histories: histories),
+                                                 note: note, form: form))
+        } catch let error as KanbanError {
+            form.problem = error.message
+            return page(.badRequest, ReportDocument.message(error.message, form: form))
         } catch {
-            let text = "The report needs the board's git history: \(error)\n"
-            return HTTPResponse(status: .unprocessable, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(text.utf8))
+            return page(.unprocessable, ReportDocument.message("The report needs the board's git history: \(error)", form: form))
         }
     }
 

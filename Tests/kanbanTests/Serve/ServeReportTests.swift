@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// The page's Report view: the options of `kanban report` from the address and a form, a way back, and a page
+/// that fits its window in light and dark.
+@Suite struct ServeReportTests {
+    private func gitBoard(_ board: TemporaryBoard) throws {
+        let environment = ["GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@e",
+                           "HOME": board.root]
+        for arguments in [["init", "-q"], ["add", "-A"], ["commit", "-qm", "Board"]] {
+            let result = try runProgram("/usr/bin/env", ["git", "-C", board.path] + arguments, environment: environment)
+            try #require(result.status == 0, "\(result.output)")
+        }
+    }
+
+    @Test func theReportTakesTheCommandsOptionsFromTheAddress() throws {
+        try withTemporaryBoard(.sample) { board in
+            try gitBoard(board)
+            let server = try ServeProcess(board: board)
+            let plain = try server.get("/report")
+            #expect(plain.status == 200, "\(plain)")
+            #expect(plain.text.contains("<a href=\"/\">← Board</a>") && plain.text.contains("<form method=\"get\" action=\"/report\">"))
+            #expect(plain.text.contains("prefers-color-scheme: dark"))
+            #expect(plain.header("Content-Security-Policy")?.contains("form-action 'self'") == true)
+            let started = try server.get("/report?start=review&done=done&since=2026-01-01&label=bug")
+            #expect(started.status == 200, "\(started)")
+            #expect(started.text.contains("<option value=\"review\" selected>") && started.text.contains("<option value=\"bug\" selected>"))
+            #expect(started.text.contains("value=\"2026-01-01\""))
+            let wrong = try server.get("/report?start=nowhere")
+            #expect(wrong.status == 400 && wrong.text.contains("no column") && wrong.text.contains("nowhere"), "\(wrong)")
+            let backwards = try server.get("/report?start=done&done=todo")
+            #expect(backwards.status == 400 && backwards.text.contains("comes after"), "\(backwards)")
+            let badDate = try server.get("/report?since=yesterday")
+            #expect(badDate.status == 400 && badDate.text.contains("is not a date"), "\(badDate)")
+        }
+    }
+}
