@@ -883,6 +883,41 @@ def settings_change_labels_and_columns():
 
 
 @case
+def settings_changes_are_undone_and_an_empty_id_is_said():
+    open_board()
+    close_panel()
+    before_board = read("board.md")
+    review = slugs("review")
+    click("[data-action='settings']")
+    wait(lambda: visible("#settings-dialog"), "the settings dialog")
+    # A name that makes no id: said, above the dialog.
+    type_into("#settings-dialog input[name='new-column-name']", "🚀🚀")
+    click("#settings-dialog [data-action='add-column']")
+    message = wait(lambda: [t for t in driver.find_elements(By.CSS_SELECTOR, "#toasts .toast.error") if "no id can be made" in t.text],
+                   "a message that no id can be made")[0]
+    on_top = driver.execute_script("""
+        const r = arguments[0].getBoundingClientRect();
+        return arguments[0].contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
+    """, message)
+    assert on_top, "the message is drawn behind the dialog"
+    # Rename a column, remove another with its cards: Undo takes back both.
+    name = wait(lambda: visible("[data-setting-column='todo'] input[name='column-name']"), "the To Do row")
+    driver.execute_script("arguments[0].select()", name)
+    name.send_keys("Later", Keys.TAB)
+    wait(lambda: "name: Later" in read("board.md"), "the rename in board.md")
+    click("[data-setting-column='review'] [data-action='column-remove']")
+    click("[data-setting-column='review'] [data-action='confirm-remove-column']")
+    wait(lambda: "id: review" not in read("board.md"), "the column removed")
+    press(Keys.ESCAPE)
+    wait(lambda: not visible("#settings-dialog"), "the dialog to close")
+    press("u")
+    wait(lambda: "id: review" in read("board.md") and slugs("review") == review, f"review back with its cards, not {slugs('review')}")
+    press("u")
+    wait(lambda: "name: Later" not in read("board.md"), "the rename undone")
+    assert read("board.md") == before_board, "board.md differs after undoing both:\n" + read("board.md")
+
+
+@case
 def cards_to_tidy_are_marked():
     open_board()
     relative = "cards/review/onboarding-flow-redesign.md"

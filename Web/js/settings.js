@@ -5,7 +5,8 @@ import { api } from "./api.js";
 import { state, setBoard } from "./state.js";
 import { refreshAllCards } from "./board.js";
 import { boardChanged } from "./panel.js";
-import { showError, button } from "./ui.js";
+import { showError, button, toast } from "./ui.js";
+import { pushUndo } from "./undo.js";
 
 const VALID_COLOUR = /^#[0-9a-fA-F]{6}$/;
 const dialog = () => document.getElementById("settings-dialog");
@@ -33,21 +34,39 @@ function shape() {
   return JSON.stringify([state.board?.columns, state.board?.labels]);
 }
 
+/// Puts a board the API answered with on the page.
+function show(board) {
+  if (board && board.columns) {
+    setBoard(board);
+    refreshAllCards();
+    boardChanged();
+  }
+  if (dialog().open && shape() !== drawn) render();
+}
+
 async function call(promise, doing) {
   try {
-    const board = await promise;
-    if (board && board.columns) {
-      setBoard(board);
-      refreshAllCards();
-      boardChanged();
-    }
-    if (shape() !== drawn) render();
+    show(await promise);
     return true;
   } catch (error) {
     showError(error, doing);
     return false;
   }
 }
+
+/// A change of the board's settings that Undo takes back: `inverse` makes the calls that undo it.
+function change(promise, doing, description, inverse) {
+  const done = call(promise, doing).then((ok) => (ok ? true : null));
+  pushUndo(description, async () => {
+    let board = null;
+    for (const step of await inverse()) board = (await step()) ?? board;
+    show(board ?? (await api.board()));
+  }, done);
+  return done;
+}
+
+/// The cards of a column, in order, as the page shows them now.
+const cardsOf = (id) => [...(state.order.get(id) || [])];
 
 function input(name, value, placeholder) {
   const element = document.createElement("input");
@@ -80,22 +99,28 @@ function columnRow(column, index, all) {
   id.textContent = column.id;
   const name = input("column-name", column.name, "name");
   name.addEventListener("change", () => {
-    if (name.value.trim() && name.value !== column.name) call(api.updateColumn(column.id, { name: name.value.trim() }), "could not rename the column");
+    if (name.value.trim() && name.value !== column.name) {
+      change(api.updateColumn(column.id, { name: name.value.trim() }), "could not rename the column", `rename of column “${column.name}”`,
+        () => [() => api.updateColumn(column.id, { name: column.name })]);
+    }
   });
   const collapsed = document.createElement("label");
   const box = document.createElement("input");
   box.type = "checkbox";
   box.checked = column.collapsed;
-  box.addEventListener("change", () => call(api.updateColumn(column.id, { collapsed: box.checked }), "could not change the column"));
+  box.addEventListener("change", () => change(api.updateColumn(column.id, { collapsed: box.checked }), "could not change the column",
+    `${box.checked ? "collapse" : "expansion"} of column “${column.name}”`, () => [() => api.updateColumn(column.id, { collapsed: column.collapsed })]));
   collapsed.append(box, " collapsed");
   const up = button("↑", "column-up", "small");
   up.title = "Move left";
   up.disabled = index === 0;
-  up.addEventListener("click", () => call(api.moveColumn(column.id, index - 1), "could not move the column"));
+  up.addEventListener("click", () => change(api.moveColumn(column.id, index - 1), "could not move the column", `move of column “${column.name}”`,
+    () => [() => api.moveColumn(column.id, index)]));
   const down = button("↓", "column-down", "small");
   down.title = "Move right";
   down.disabled = index === all.length - 1;
-  down.addEventListener("click", () => call(api.moveColumn(column.id, index + 1), "could not move the column"));
+  down.addEventListener("click", () => change(api.moveColumn(column.id, index + 1), "could not move the column", `move of column “${column.name}”`,
+    () => [() => api.moveColumn(column.id, index)]));
   const remove = button("Remove…", "column-remove", "small danger");
   remove.addEventListener("click", () => {
     const count = (state.order.get(column.id) || []).length;
@@ -120,7 +145,15 @@ function columnRow(column, index, all) {
       confirmRow.append(text);
     }
     const yes = button("Remove column", "confirm-remove-column", "small danger");
-    yes.addEventListener("click", () => call(api.removeColumn(column.id, select?.value), "could not remove the column"));
+    yes.addEventListener("click", () => {
+      const cards = cardsOf(column.id);
+      change(api.removeColumn(column.id, select?.value), "could not remove the column", `removal of column “${column.name}”`, () => [
+        () => api.addColumn({ id: column.id, name: column.name, index }),
+        ...(column.collapsed ? [() => api.updateColumn(column.id, { collapsed: true })] : []),
+        // Its cards come back in their order (each at the bottom after the one before).
+        ...cards.map((slug) => async () => { await api.moveCard(slug, { column: column.id, placement: "bottom" }); return null; }),
+      ]);
+    });
     const no = button("Cancel", null, "small");
     no.addEventListener("click", () => confirmRow.remove());
     confirmRow.append(yes, no);
@@ -140,8 +173,17 @@ function addColumnRow() {
   add.addEventListener("click", async () => {
     const columnName = name.value.trim();
     const columnId = id.value.trim() || slugify(columnName);
-    if (!columnName || !columnId) return;
-    await call(api.addColumn({ id: columnId, name: columnName }), "could not add the column");
+    if (!columnName) {
+      toast("a column needs a name", "error");
+      return;
+    }
+    if (!columnId) {
+      toast(`no id can be made from “${columnName}” (it has no letters or digits): give one in the id box`, "error");
+      id.focus();
+      return;
+    }
+    await change(api.addColumn({ id: columnId, name: columnName }), "could not add the column", `new column “${columnName}”`,
+      () => [() => api.removeColumn(columnId, cardsOf(columnId).length ? state.board.columns.find((c) => c.id !== columnId)?.id : undefined)]);
   });
   row.append(name, id, add);
   return row;
@@ -155,19 +197,25 @@ function labelRow(label, index, all) {
   colour.type = "color";
   colour.name = "label-color";
   colour.value = VALID_COLOUR.test(label.color ?? "") ? label.color.toLowerCase() : "#888888";
-  colour.addEventListener("change", () => call(api.updateLabel(label.id, { color: colour.value }), "could not recolour the label"));
+  colour.addEventListener("change", () => change(api.updateLabel(label.id, { color: colour.value }), "could not recolour the label",
+    `colour of label “${label.name}”`, () => [() => api.updateLabel(label.id, { color: label.color })]));
   const id = document.createElement("code");
   id.textContent = label.id;
   const name = input("label-name", label.name, "name");
   name.addEventListener("change", () => {
-    if (name.value !== label.name) call(api.updateLabel(label.id, { name: name.value.trim() }), "could not rename the label");
+    if (name.value !== label.name) {
+      change(api.updateLabel(label.id, { name: name.value.trim() }), "could not rename the label", `rename of label “${label.name}”`,
+        () => [() => api.updateLabel(label.id, { name: label.name })]);
+    }
   });
   const up = button("↑", "label-up", "small");
   up.disabled = index === 0;
-  up.addEventListener("click", () => call(api.moveLabel(label.id, index - 1), "could not move the label"));
+  up.addEventListener("click", () => change(api.moveLabel(label.id, index - 1), "could not move the label", `move of label “${label.name}”`,
+    () => [() => api.moveLabel(label.id, index)]));
   const down = button("↓", "label-down", "small");
   down.disabled = index === all.length - 1;
-  down.addEventListener("click", () => call(api.moveLabel(label.id, index + 1), "could not move the label"));
+  down.addEventListener("click", () => change(api.moveLabel(label.id, index + 1), "could not move the label", `move of label “${label.name}”`,
+    () => [() => api.moveLabel(label.id, index)]));
   const remove = button("Remove…", "label-remove", "small danger");
   remove.addEventListener("click", () => {
     const confirmRow = document.createElement("div");
@@ -178,7 +226,15 @@ function labelRow(label, index, all) {
     box.checked = true;
     strip.append(box, " also take it off the cards that have it");
     const yes = button("Remove label", "confirm-remove-label", "small danger");
-    yes.addEventListener("click", () => call(api.removeLabel(label.id, box.checked), "could not remove the label"));
+    yes.addEventListener("click", () => {
+      // The cards on the board that carry it get it back with Undo (archived ones keep it: they are not stripped).
+      const carriers = box.checked ? [...state.cards.values()].filter((card) => card.labels?.includes(label.id)).map((card) => card.slug) : [];
+      change(api.removeLabel(label.id, box.checked), "could not remove the label", `removal of label “${label.name}”`, () => [
+        () => api.addLabel({ id: label.id, name: label.name, color: label.color }),
+        () => api.moveLabel(label.id, index),
+        ...carriers.map((slug) => async () => { await api.updateCard(slug, { addLabels: [label.id] }); return null; }),
+      ]);
+    });
     const no = button("Cancel", null, "small");
     no.addEventListener("click", () => confirmRow.remove());
     confirmRow.append(strip, yes, no);
@@ -202,8 +258,12 @@ function addLabelRow() {
   add.addEventListener("click", async () => {
     const labelName = name.value.trim();
     const labelId = id.value.trim() || slugify(labelName);
-    if (!labelId) return;
-    await call(api.addLabel({ id: labelId, name: labelName || labelId, color: colour.value }), "could not add the label");
+    if (!labelId) {
+      toast(labelName ? `no id can be made from “${labelName}” (it has no letters or digits): give one in the id box` : "a label needs a name", "error");
+      return;
+    }
+    await change(api.addLabel({ id: labelId, name: labelName || labelId, color: colour.value }), "could not add the label",
+      `new label “${labelName || labelId}”`, () => [() => api.removeLabel(labelId, true)]);
   });
   row.append(colour, name, id, add);
   return row;

@@ -19,9 +19,17 @@ export function toast(message, kind = "info") {
   item.appendChild(close);
   area.appendChild(item);
   while (area.children.length > 4) area.firstElementChild.remove();
+  raise(area);
   setTimeout(() => item.remove(), kind === "error" ? TOAST_TIME * 2 : TOAST_TIME);
   requestAnimationFrame(keepSelectionClearOfToasts);
   return item;
+}
+
+/// Keeps the toasts where they can be seen and dismissed: inside an open modal dialog (the settings, a
+/// confirmation), whose top layer would otherwise cover them and make them inert, else in the page.
+function raise(area) {
+  const host = [...document.querySelectorAll("dialog[open]")].find((d) => d.matches(":modal")) ?? document.body;
+  if (area.parentElement !== host) host.appendChild(area);
 }
 
 /// Scrolls the selected card's column so that the toasts do not cover the card (a card just added sits at the
