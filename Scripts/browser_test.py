@@ -727,6 +727,25 @@ def edit_in_progress_survives_an_external_change():
 
 
 @case
+def text_typed_for_a_card_deleted_elsewhere_can_add_it_again():
+    open_board()
+    slug = "smart-albums-rule-editor"
+    relative = f"cards/in-progress/{slug}.md"
+    card(slug).click()
+    body = wait(lambda: visible("#panel textarea[name=body]"), "the panel")
+    body.send_keys(Keys.CONTROL, Keys.END)
+    body.send_keys("\nWritten while someone deleted it.")
+    mine = body.get_attribute("value")
+    os.remove(path(relative))
+    again = wait(lambda: visible("#panel .notice [data-action='recreate']"), "an offer to add the card again")
+    assert body.get_attribute("value") == mine, "the typed text was replaced"
+    again.click()
+    wait(lambda: os.path.exists(path(relative)) and "Written while someone deleted it." in read(relative), "the card added again with the text")
+    wait(lambda: slug in slugs("in-progress"), "the card back on the board")
+    close_panel()
+
+
+@case
 def hostile_title_is_text():
     open_board()
     hostile = "<img src=x onerror=alert(1)>"

@@ -51,6 +51,7 @@ export function initPanel() {
       case "use-theirs": return useTheirs();
       case "keep-mine": return keepMine();
       case "show-theirs": return showTheirs();
+      case "recreate": return recreate();
       case "remove-field": return removeField(target.dataset.field);
       case "add-field": return addField();
     }
@@ -380,6 +381,8 @@ async function send(edits, version) {
     if (error.status === 409 && error.body?.card) {
       panel.conflict = error.body.card;
       renderConflict();
+    } else if (error.status === 404) {
+      setNotice("This card was deleted elsewhere, so there is nothing to save into. Your text is still here.", false, true);
     } else {
       showError(error, "could not save");
     }
@@ -464,14 +467,14 @@ export async function externalChange(event, previousSlug) {
   if (previousSlug === panel.slug && event.slug && event.slug !== previousSlug) panel.slug = event.slug;
   const slug = panel.slug;
   if (event.event === "deleted") {
-    if (event.slug === slug) setNotice("This card was deleted elsewhere. Your text is still here; save adds nothing back.", false);
+    if (event.slug === slug) setNotice("This card was deleted elsewhere. Your text is still here.", false, true);
     return;
   }
   let card;
   try {
     card = await api.card(slug);
   } catch (error) {
-    if (error.status === 404) setNotice("This card is no longer on the board. Your text is still here.", false);
+    if (error.status === 404) setNotice("This card is no longer on the board. Your text is still here.", false, true);
     return;
   }
   if (panel.slug === slug && panel.open) cardNow(card);
@@ -502,7 +505,7 @@ function cardNow(card) {
   setNotice("This card was changed elsewhere while you were editing. Your text is kept; saving will show both versions.", true);
 }
 
-function setNotice(text, offerTheirs) {
+function setNotice(text, offerTheirs, offerRecreate = false) {
   const notice = $(".notice");
   notice.replaceChildren();
   notice.hidden = !text;
@@ -511,6 +514,33 @@ function setNotice(text, offerTheirs) {
   message.textContent = text;
   notice.appendChild(message);
   if (offerTheirs) notice.appendChild(button("Compare", "show-theirs", "small"));
+  if (offerRecreate && !state.board?.readOnly) notice.appendChild(button("Add it again with this text", "recreate", "small"));
+}
+
+/// A card deleted elsewhere while its text was being edited, made again from what the panel holds (title,
+/// labels, body and fields), at the bottom of the column it was in: typed text is never lost.
+async function recreate() {
+  if (panel.busy) return;
+  const column = state.board.columns.some((c) => c.id === panel.card?.column) ? panel.card.column : state.board.columns[0]?.id;
+  const fields = Object.fromEntries(panel.fields.filter((f) => !f.removed && f.kind === "string").map((f) => [f.key, f.value]));
+  panel.busy = true;
+  try {
+    const card = await actions.createCard({
+      title: $("input[name=title]").value.trim() || panel.base?.title || "Untitled",
+      column, labels: [...panel.labels], body: $("textarea[name=body]").value, placement: "bottom",
+    });
+    if (!card) return;
+    const final = Object.keys(fields).length ? await actions.updateCard(card.slug, { fields }, card.version, { fields: {} }) : card;
+    panel.slug = final.slug;
+    load(final);
+    setNotice("");
+    select(final.slug);
+    toast(`added “${final.title}” again`);
+  } catch (error) {
+    showError(error, "could not add the card again");
+  } finally {
+    panel.busy = false;
+  }
 }
 
 async function showTheirs() {
