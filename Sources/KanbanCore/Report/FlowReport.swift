@@ -183,6 +183,11 @@ public struct FlowReport: Sendable {
             options.labels.allSatisfy(history.labels.contains) && (history.changes.first.map { $0.time <= until } ?? false)
         }
         let flows = selected.map { Self.flow(of: $0, until: until, isStarted: isStarted, isDone: isDone) }
+        // A period that ends before the history begins has nothing to show: said, not drawn as empty charts.
+        if let first = histories.compactMap({ $0.changes.first?.time }).min(), until < first {
+            throw KanbanError(.invalidArgument, "the period ends on \(ISO8601.dayString(from: until)), before the board's history begins on "
+                + "\(ISO8601.dayString(from: first)); give a later --until")
+        }
         // The period starts with the board's history, whatever the labels chosen: rates for two labels compare.
         let since = options.since ?? histories.compactMap { $0.changes.first?.time }.filter { $0 <= until }.min() ?? until
         guard since <= until else { throw KanbanError(.invalidArgument, "the period is empty: it starts after it ends") }

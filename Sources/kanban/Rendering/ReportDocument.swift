@@ -113,11 +113,16 @@ enum ReportDocument {
         let weeks = report.weeks
         let top = Double(max(weeks.map(\.finished).max() ?? 0, 1))
         var text = frame("Throughput (cards finished each week)", top: top, report: report)
-        let slot = plotWidth / Double(max(weeks.count, 1))
-        for (index, week) in weeks.enumerated() where week.finished > 0 {
+        // Each bar spans its week on the same time axis as the other charts (the first and last weeks cut to the
+        // period), so that a bar stands under the dots of the cards it counts.
+        let span = max(report.until.timeIntervalSince(report.since), 1)
+        func x(_ date: Date) -> Double { margin.left + min(max(date.timeIntervalSince(report.since) / span, 0), 1) * plotWidth }
+        for week in weeks where week.finished > 0 {
             let height = Double(week.finished) / top * plotHeight
-            text += "<rect x=\"\(format(margin.left + Double(index) * slot + slot * 0.1))\" y=\"\(format(margin.top + plotHeight - height))\" "
-                + "width=\"\(format(slot * 0.8))\" height=\"\(format(height))\" fill=\"#2ecc71\">"
+            let left = x(week.start)
+            let width = x(week.start.addingTimeInterval(7 * FlowReport.day)) - left
+            text += "<rect x=\"\(format(left + width * 0.1))\" y=\"\(format(margin.top + plotHeight - height))\" "
+                + "width=\"\(format(max(width * 0.8, 1)))\" height=\"\(format(height))\" fill=\"#2ecc71\">"
                 + "<title>week of \(ReportRenderer.day(week.start)): \(week.finished)</title></rect>\n"
         }
         return text

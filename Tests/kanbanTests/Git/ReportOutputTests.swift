@@ -80,5 +80,30 @@ extension GitTests {
                 #expect(late["since"] == all["since"], "\(String(describing: late["since"])) vs \(String(describing: all["since"]))")
             }
         }
+
+        @Test func throughputBarsStandUnderTheDotsOfTheCardsTheyCount() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try finishedCard(workspace)
+                try ReportCommandTests.kanban(workspace, ["add", "Beta", "--commit"], in: ana, day: 3)
+                try ReportCommandTests.kanban(workspace, ["move", "beta", "in-progress", "--commit"], in: ana, day: 4)
+                try ReportCommandTests.kanban(workspace, ["move", "beta", "done", "--commit"], in: ana, day: 19)
+                let svg = try workspace.kanban(["report", "--svg", "-", "--until", "2026-01-31"], in: ana).stdout
+                let bars = svg.matches(of: /<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)" height="[\d.]+" fill="#2ecc71">/)
+                    .compactMap { match in Double(match.output.1).flatMap { x in Double(match.output.2).map { (x, x + $0) } } }
+                let dots = svg.matches(of: /<circle cx="([\d.]+)"/).compactMap { Double($0.output.1) }
+                #expect(bars.count == 2 && dots.count == 2, "\(bars) \(dots)")
+                for dot in dots {
+                    #expect(bars.contains { $0.0 - 2 <= dot && dot <= $0.1 + 2 }, "no bar under the dot at \(dot): \(bars)")
+                }
+            }
+        }
+
+        @Test func aPeriodBeforeTheHistoryIsSaidNotDrawnEmpty() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try finishedCard(workspace)
+                let result = try workspace.kanban(["report", "--since", "2020-01-01", "--until", "2020-02-01"], in: ana)
+                #expect(result.status != 0 && result.stderr.contains("before the board's history begins on 2026-01-05"), "\(result)")
+            }
+        }
     }
 }
