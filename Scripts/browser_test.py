@@ -9,13 +9,14 @@ exits 1 when any case failed.
 """
 
 import os
+import subprocess
 import re
 import sys
 import time
 import traceback
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, TimeoutException, ElementNotInteractableException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions import interaction
@@ -141,8 +142,8 @@ def type_into(selector, *keys):
             if element:
                 element.send_keys(*keys)
                 return element
-        except StaleElementReferenceException:
-            pass
+        except (StaleElementReferenceException, ElementNotInteractableException):
+            pass  # redrawn (the settings dialog redraws after each change): find it again
         return None
     return wait(attempt, selector + " to take keys")
 
@@ -967,6 +968,27 @@ def git_status_and_sync():
 
 
 @case
+def the_git_status_follows_a_fetch_made_elsewhere():
+    open_board()
+    board = os.path.dirname(path("board.md"))
+    def git(*arguments):
+        return subprocess.run(["git", "-C", board, "-c", "user.name=Test", "-c", "user.email=test@example.com", *arguments],
+                              check=True, capture_output=True, text=True).stdout.strip()
+    # What a fetch does: the upstream branch gains a commit this clone does not have, and no card changes.
+    head = git("rev-parse", "HEAD")
+    tree = git("rev-parse", "HEAD^{tree}")
+    ahead = git("commit-tree", tree, "-p", head, "-m", "Someone else's commit")
+    git("remote", "add", "origin", "file:///nonexistent/remote.git")
+    git("update-ref", "refs/remotes/origin/main", ahead)
+    git("branch", "--set-upstream-to=origin/main", "main")
+    status = wait(lambda: "↓1" in driver.find_element(By.ID, "git-status").text and driver.find_element(By.ID, "git-status"),
+                  "the header to show the commit to pull", timeout=15)
+    git("branch", "--unset-upstream", "main")
+    git("remote", "remove", "origin")
+    assert status
+
+
+@case
 def ten_thousand_cards():
     big_url, big_board = os.environ.get("BIG_URL"), os.environ.get("BIG_BOARD")
     if not big_url:
@@ -1018,6 +1040,8 @@ def read_only_has_no_editing_controls():
     driver.get(readonly_url)
     wait(lambda: driver.execute_script("return document.body.dataset.ready") == "1", "the read-only page to be ready")
     assert not visible("[data-action='new-card']"), "a new-card button in read-only mode"
+    badge = wait(lambda: visible("#read-only"), "the page to say it is read-only")
+    assert badge.text == "read-only", badge.text
     assert not visible("[data-action='undo']") and not visible("[data-action='settings']")
     slug = "onboarding-flow-redesign"
     column = next(c for c in ("todo", "in-progress", "review", "done") if slug in slugs(c))
