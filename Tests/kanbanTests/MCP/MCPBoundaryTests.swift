@@ -41,7 +41,7 @@ import Testing
             for name in Self.toolsCalledInProcess {
                 let tool = try #require(MCPTools.catalogue.first { $0.name == name })
                 let keys = tool.properties(nil).keys.sorted() + ["unknown"]
-                for _ in 0..<50 {
+                for _ in 0..<(ServeBoundaryTests.generatedRounds * 5 / 2) {
                     var arguments: [String: JSON] = [:]
                     for _ in 0...Int.random(in: 0...3, using: &generator) {
                         arguments[keys.randomElement(using: &generator) ?? "unknown"] = Self.values.randomElement(using: &generator) ?? .null
@@ -70,7 +70,7 @@ import Testing
             let files = try board.files()
             var id = 1
             for method in Self.methods where method != "tools/call" {
-                for _ in 0..<40 {
+                for _ in 0..<(ServeBoundaryTests.generatedRounds * 2) {
                     var params: [String: JSON] = [:]
                     for _ in 0...Int.random(in: 0...3, using: &generator) {
                         params[Self.methodParameters.randomElement(using: &generator) ?? "cursor"] = Self.values.randomElement(using: &generator) ?? .null
