@@ -74,8 +74,11 @@ function placesInOrder(slugs) {
     .map(([slug, where]) => [slug, { ...where, next: null }]);
 }
 
+/// Moves several cards to the bottom of a column, in board order; a card already in that column stays where it is
+/// (as `kanban move A B --to COLUMN` and the app's bulk move leave it).
 export async function moveCards(slugs, columnId) {
-  const places = placesInOrder(slugs);
+  const places = placesInOrder(slugs).filter(([, where]) => where.column !== columnId);
+  if (!places.length) return;
   const change = (async () => {
     const moved = [];
     for (const place of places) {

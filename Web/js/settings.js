@@ -231,8 +231,9 @@ function labelRow(label, index, all) {
       const carriers = box.checked ? [...state.cards.values()].filter((card) => card.labels?.includes(label.id)).map((card) => card.slug) : [];
       change(api.removeLabel(label.id, box.checked), "could not remove the label", `removal of label “${label.name}”`, () => [
         () => api.addLabel({ id: label.id, name: label.name, color: label.color }),
-        () => api.moveLabel(label.id, index),
         ...carriers.map((slug) => async () => { await api.updateCard(slug, { addLabels: [label.id] }); return null; }),
+        // Its place last, and within the list as it is now (another window may have removed labels meanwhile).
+        () => api.moveLabel(label.id, Math.min(index, state.board?.labels.length ?? 0)).catch(() => null),
       ]);
     });
     const no = button("Cancel", null, "small");

@@ -29,7 +29,10 @@ export function toast(message, kind = "info") {
 /// confirmation), whose top layer would otherwise cover them and make them inert, else in the page.
 function raise(area) {
   const host = [...document.querySelectorAll("dialog[open]")].find((d) => d.matches(":modal")) ?? document.body;
-  if (area.parentElement !== host) host.appendChild(area);
+  if (area.parentElement === host) return;
+  host.appendChild(area);
+  // When the dialog closes, the toasts still showing go back to the page with it.
+  if (host !== document.body) host.addEventListener("close", () => document.body.appendChild(area), { once: true });
 }
 
 /// Scrolls the selected card's column so that the toasts do not cover the card (a card just added sits at the

@@ -40,6 +40,8 @@ public enum BoardText {
             var text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty || text.hasPrefix("#") || text.hasPrefix("<!--") || text.hasPrefix("```") || text.hasPrefix("~~~") { continue }
             if text.allSatisfy({ "-*_=|: ".contains($0) }) { continue }  // rules and table separators
+            // Only the start of a long line can be shown; the rules below must not spend time on the rest.
+            if text.count > 1_000 { text = String(text.prefix(1_000)) }
             text = plainText(ofMarkdownLine: text)
             if text.isEmpty { continue }
             return text.count > 200 ? String(text.prefix(199)) + "…" : text
@@ -49,9 +51,13 @@ public enum BoardText {
 
     /// One line of markdown as the text a reader sees.
     static func plainText(ofMarkdownLine line: String) -> String {
-        // Escaped characters are set aside first (as private-use characters), so no rule below takes them.
-        var text = line.replacing(/\\([\\`*_{}\[\]()#+\-.!|>~<])/) { match in
-            String(Character(Unicode.Scalar(0xE000 + UInt32(match.output.1.unicodeScalars.first?.value ?? 0)) ?? " "))
+        // Escaped characters are set aside first (as noncharacters, which text does not hold), so no rule below
+        // takes them; a line that holds noncharacters itself keeps its backslashes instead.
+        let setAside = "\\`*_{}[]()#+-.!|>~<".unicodeScalars.map { $0 }
+        let canSetAside = !line.unicodeScalars.contains { (0xFDD0...0xFDEF).contains($0.value) }
+        var text = !canSetAside ? line : line.replacing(/\\([\\`*_{}\[\]()#+\-.!|>~<])/) { match in
+            let index = match.output.1.unicodeScalars.first.flatMap { setAside.firstIndex(of: $0) } ?? 0
+            return String(Character(Unicode.Scalar(0xFDD0 + UInt32(index)) ?? " "))
         }
         // Block markers: quotes, list items, task boxes.
         text = text.replacing(/^(>\s*)+/, with: "")
@@ -68,9 +74,12 @@ public enum BoardText {
         if text.hasPrefix("|") && text.hasSuffix("|") {
             text = text.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " · ")
         }
-        text = String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            (0xE000..<0xE080).contains(scalar.value) ? Unicode.Scalar(scalar.value - 0xE000) ?? scalar : scalar
-        }))
+        if canSetAside {
+            text = String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+                let index = Int(scalar.value) - 0xFDD0
+                return setAside.indices.contains(index) ? setAside[index] : scalar
+            }))
+        }
         return text.trimmingCharacters(in: .whitespaces)
     }
 

@@ -16,7 +16,8 @@ extension BoardStore {
             if let other = columns.first(where: { $0.id.lowercased() == id.lowercased() }) {
                 throw KanbanError(.alreadyExists, Column.caseCollisionMessage(id, other.id))
             }
-            let position = min(max(index ?? columns.count, 0), columns.count)
+            if let index { try Self.requireIndex(index, of: "new column", count: columns.count + 1) }
+            let position = index ?? columns.count
             columns.insert(Column(id: id, name: name), at: position)
             file.setColumns(columns)
         } afterwards: { (root: BoardRoot) throws(KanbanError) in

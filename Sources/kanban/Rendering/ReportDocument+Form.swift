@@ -11,8 +11,6 @@ extension ReportDocument {
         var since: String?
         var until: String?
         var labels: [String]
-        /// Why the options were refused, shown above the form.
-        var problem: String?
 
         init(board: Board, start: String?, done: String?, since: String?, until: String?, labels: [String]) {
             self.board = board
@@ -22,6 +20,9 @@ extension ReportDocument {
             self.until = until
             self.labels = labels
         }
+
+        /// The longest period a request may ask for, in days (twenty years).
+        static let longestPeriod: Double = 7_305
 
         /// The report's options; throws what is wrong, in the words of `kanban report`.
         func options(now: Date) throws(KanbanError) -> FlowReport.Options {
@@ -41,8 +42,12 @@ extension ReportDocument {
                 return endOfDay && text.count == 10 ? date.addingTimeInterval(FlowReport.day - 1) : date
             }
             let sinceDate = try date(since, "since", endOfDay: false)
-            let untilDate = try date(until, "until", endOfDay: true) ?? now
+            // A request may not make the server draw a day for every day of ten thousand years.
+            let untilDate = min(try date(until, "until", endOfDay: true) ?? now, now.addingTimeInterval(FlowReport.day))
             if let sinceDate, sinceDate > untilDate { throw KanbanError(.invalidArgument, "since comes after until") }
+            if let sinceDate, untilDate.timeIntervalSince(sinceDate) > Self.longestPeriod * FlowReport.day {
+                throw KanbanError(.invalidArgument, "the period is longer than \(Int(Self.longestPeriod)) days; give a later since")
+            }
             return FlowReport.Options(since: sinceDate, until: untilDate, startColumn: start, doneColumn: done, labels: labels)
         }
 
@@ -57,13 +62,17 @@ extension ReportDocument {
             }
             let columns = board.columns.map { ($0.id, $0.name) }
             var text = "<nav><a href=\"/\">← Board</a></nav>\n"
-            if let problem { text += "<p class=\"problem\">\(escaped(problem))</p>\n" }
             text += "<form method=\"get\" action=\"/report\">\n"
             text += select("start", "Start", start, columns, none: "default (second column)")
             text += select("done", "Done", done, columns, none: "default (last column)")
             text += "<label>Since <input type=\"date\" name=\"since\" value=\"\(escaped(since ?? ""))\"></label>\n"
             text += "<label>Until <input type=\"date\" name=\"until\" value=\"\(escaped(until ?? ""))\"></label>\n"
-            text += select("label", "Label", labels.count == 1 ? labels[0] : nil, board.labels.map { ($0.id, $0.name) }, none: "any")
+            if labels.count > 1 {
+                // Several labels (from the address): kept as they were given, so that Show keeps them.
+                text += "<label>Labels <input name=\"label\" value=\"\(escaped(labels.joined(separator: ",")))\"></label>\n"
+            } else {
+                text += select("label", "Label", labels.first, board.labels.map { ($0.id, $0.name) }, none: "any")
+            }
             text += "<button type=\"submit\">Show</button>\n</form>\n"
             return text
         }
@@ -91,7 +100,7 @@ extension ReportDocument {
         <head><meta charset="utf-8"><title>flow report</title><style>\(style)</style></head>
         <body>
         \(form.map { $0.html } ?? "<nav><a href=\"/\">← Board</a></nav>")
-        <p>\(escaped(message))</p>
+        <p class="problem">\(escaped(message))</p>
         </body>
         </html>
 

@@ -156,19 +156,22 @@ enum ReportDocument {
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
-    /// Text made safe for XML.
+    /// Text made safe for XML and HTML, scalar by scalar: a `"` or `<` that a combining mark or a prefix character
+    /// joins into one Character with its neighbour is escaped all the same. Controls other than line feed and tab,
+    /// which XML cannot hold, become U+FFFD.
     static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case _ where character.unicodeScalars.allSatisfy({ $0.value < 0x20 && $0 != "\n" && $0 != "\t" }): result += "\u{FFFD}"
-            default: result.append(character)
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": result.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": result.append(contentsOf: "&gt;".unicodeScalars)
+            case "\"": result.append(contentsOf: "&quot;".unicodeScalars)
+            case "'": result.append(contentsOf: "&#39;".unicodeScalars)
+            case _ where scalar.value < 0x20 && scalar != "\n" && scalar != "\t": result.append("\u{FFFD}")
+            default: result.append(scalar)
             }
         }
-        return result
+        return String(result)
     }
 }

@@ -155,7 +155,8 @@ final class ServeApp: @unchecked Sendable {
 
     /// `GET /report`: `kanban report --html`, with the command's options from the address (`start`, `done`, `since`,
     /// `until`, `label`, several labels separated by commas) and a form to change them; a page of inline SVG and CSS
-    /// with no script, so its policy allows inline styles, the form's GET to itself, and nothing else.
+    /// with no script, so its policy allows inline styles, the form's GET to itself, and nothing else. Unlike
+    /// `kanban report`, a shallow history is drawn with a note rather than refused: a page has no flag to give.
     func report(_ query: [String: String] = [:]) -> HTTPResponse {
         let policy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
         func page(_ status: HTTPStatus, _ html: String) -> HTTPResponse {
@@ -169,7 +170,7 @@ final class ServeApp: @unchecked Sendable {
             return page(.internalError, ReportDocument.message("Cannot read the board: \(error)"))
         }
         let given = { (name: String) -> String? in query[name].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } }
-        var form = ReportDocument.Form(board: board, start: given("start"), done: given("done"), since: given("since"), until: given("until"),
+        let form = ReportDocument.Form(board: board, start: given("start"), done: given("done"), since: given("since"), until: given("until"),
                                        labels: given("label")?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
         do {
             let options = try form.options(now: Date())
@@ -183,7 +184,6 @@ final class ServeApp: @unchecked Sendable {
             return page(.ok, ReportDocument.html(report, title: board.title, notInHistory: FlowReport.slugsNotInHistory(chosen, histories: histories),
                                                  note: note, form: form))
         } catch let error as KanbanError {
-            form.problem = error.message
             return page(.badRequest, ReportDocument.message(error.message, form: form))
         } catch {
             return page(.unprocessable, ReportDocument.message("The report needs the board's git history: \(error)", form: form))

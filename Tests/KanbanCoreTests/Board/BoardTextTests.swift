@@ -104,4 +104,16 @@ import Testing
     func anExcerptIsTheFirstLineOfTextAsPlainText(_ body: String, _ excerpt: String) {
         #expect(BoardText.excerpt(of: body) == excerpt)
     }
+
+    @Test func anExcerptOfAHugeLineOfBracketsIsMadeFromItsStartOnly() {
+        // Without the cap the link rules backtrack over the whole line from every bracket: minutes, not a moment.
+        let excerpt = BoardText.excerpt(of: String(repeating: "[", count: 100_000) + "](x)")
+        #expect(excerpt.count == 200)
+    }
+
+    @Test func privateUseCharactersInABodyStayAsTheyAre() throws {
+        #expect(BoardText.excerpt(of: "icon \u{E000} and \u{E01B} glyphs, \\*kept\\*") == "icon \u{E000} and \u{E01B} glyphs, *kept*")
+        let noncharacter = String(Character(try #require(Unicode.Scalar(0xFDD0))))
+        #expect(BoardText.excerpt(of: "noncharacter \(noncharacter) keeps \\*") == "noncharacter \(noncharacter) keeps \\*")
+    }
 }

@@ -50,12 +50,22 @@ import Testing
     }
 
     @Test(arguments: [(nil, ["todo", "doing", "done", "new"]), (0, ["new", "todo", "doing", "done"]),
-                      (99, ["todo", "doing", "done", "new"]), (-3, ["new", "todo", "doing", "done"])] as [(Int?, [String])])
+                      (3, ["todo", "doing", "done", "new"])] as [(Int?, [String])])
     func addingAColumnAtAnIndex(index: Int?, order: [String]) throws {
         try withTemporaryBoard(.team) { board in
             let store = try board.store()
             try store.addColumn(id: "new", name: "New", at: index)
             #expect(try store.loadBoard().columns.map(\.id) == order)
+        }
+    }
+
+    /// An index outside the list is refused, as moving a column refuses one: the same rule for every operation.
+    @Test(arguments: [99, 4, -1, -3, Int.max, Int.min])
+    func addingAColumnAtAnIndexOutsideTheListIsRefused(index: Int) throws {
+        try withTemporaryBoard(.team) { board in
+            let store = try board.store()
+            expectKanbanError(.invalidArgument) { try store.addColumn(id: "new", name: "New", at: index) }
+            #expect(try store.loadBoard().columns.map(\.id) == ["todo", "doing", "done"])
         }
     }
 

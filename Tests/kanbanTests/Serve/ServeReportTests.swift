@@ -30,6 +30,10 @@ import Testing
             #expect(wrong.status == 400 && wrong.text.contains("no column") && wrong.text.contains("nowhere"), "\(wrong)")
             let backwards = try server.get("/report?start=done&done=todo")
             #expect(backwards.status == 400 && backwards.text.contains("comes after"), "\(backwards)")
+            let endless = try server.get("/report?since=0001-01-01&until=9999-12-31")
+            #expect(endless.status == 400 && endless.text.contains("longer than 7305 days"), "\(endless)")
+            let two = try server.get("/report?label=bug,design")
+            #expect(two.text.contains("<input name=\"label\" value=\"bug,design\">"), "several labels are lost by the form: \(two)")
             let badDate = try server.get("/report?since=yesterday")
             #expect(badDate.status == 400 && badDate.text.contains("is not a date"), "\(badDate)")
         }

@@ -6,11 +6,13 @@ import Synchronization
 ///
 /// Every connection is bounded: the request line, header block and body by ``HTTPLimits``; the time a request may
 /// take to arrive once begun (``Timeouts/request``) and to wait idle between requests (``Timeouts/idle``); a send
-/// that blocks longer than ``Timeouts/send`` ends the connection. At most ``capacity`` connections are open, fewer
-/// than the process may have descriptors: when a new one comes past it, the connections longest idle (waiting for a
-/// request, none begun) are closed to make room, as nginx drains its keep-alive connections; when none is idle, the
-/// new one gets a whole 503. When the process runs out of descriptors anyway, the server waits for one rather than
-/// spin on a listener that stays readable. Nothing a client sends stops the server.
+/// that blocks longer than ``Timeouts/send`` ends the connection. About ``capacity`` connections are served at once,
+/// fewer than the process may have descriptors: when a new one comes past it, the connections longest idle (waiting
+/// for a request, none begun) are closed to make room, as nginx drains its keep-alive connections (those still
+/// closing count until their threads close them, up to half of ``reservedDescriptors`` more); when none is idle, the
+/// new one gets a whole 503 (on a thread of its own for up to two seconds, ``maximumRefusing`` at once). When the
+/// process runs out of descriptors anyway, the server waits for one rather than spin on a listener that stays
+/// readable. Nothing a client sends stops the server.
 final class HTTPServer: Sendable {
     /// How long things may take.
     struct Timeouts: Sendable {
@@ -27,7 +29,7 @@ final class HTTPServer: Sendable {
 
     /// Descriptors kept free of connections, for the board's files, the watcher and git's pipes.
     static let reservedDescriptors = 64
-    /// Refused connections answered at once (a thread each, for at most a second); past it one is closed unanswered.
+    /// Refused connections answered at once (a thread each, for at most two seconds); past it one is closed unanswered.
     static let maximumRefusing = 32
 
     let port: UInt16
@@ -77,6 +79,7 @@ final class HTTPServer: Sendable {
         }
         self.limits = limits
         self.timeouts = timeouts
+        // Under a very low limit (96 or less) a few connections are still served: the limit is then too low to serve.
         let room = descriptorLimit.map { max(8, $0 - Self.reservedDescriptors - Self.maximumRefusing) } ?? Int.max
         capacity = max(1, min(maximumConnections, room))
         self.handler = handler
@@ -103,6 +106,7 @@ final class HTTPServer: Sendable {
                 continue  // ECONNABORTED and the like: that client is gone.
             }
         }
+        // The stop pipe stays open: stop() may still be writing to it (one server a process; it ends with it).
         SystemCalls.closeDescriptor(listener)
     }
 
@@ -172,11 +176,21 @@ final class HTTPServer: Sendable {
         return chosen.count
     }
 
-    /// Records whether `connection` waits for a request with nothing of one received (and so may be closed to make room).
-    private func setIdle(_ connection: Int32, _ isIdle: Bool) {
+    /// Records that `connection` waits for a request with nothing of one received (and so may be closed to make room).
+    private func markIdle(_ connection: Int32) {
         state.withLock { state in
             guard state.connections[connection] != nil else { return }
-            state.connections[connection]?.idleSince = isIdle ? .now : nil
+            state.connections[connection]?.idleSince = .now
+        }
+    }
+
+    /// Records that a request has begun on `connection`, so it is no longer closed to make room.
+    /// - Returns: False when it was closed to make room already: its request must not be handled.
+    private func markBusy(_ connection: Int32) -> Bool {
+        state.withLock { state in
+            guard let entry = state.connections[connection], !entry.isEvicted else { return false }
+            state.connections[connection]?.idleSince = nil
+            return true
         }
     }
 
@@ -225,7 +239,7 @@ final class HTTPServer: Sendable {
                     SystemCalls.finishConnection(connection)
                     return
                 }
-                if buffer.isEmpty { setIdle(connection, true) }
+                if buffer.isEmpty { markIdle(connection) }
                 deadline = clock.now.advanced(by: buffer.isEmpty ? timeouts.idle : timeouts.request)
                 continue
             case .failure(let error):
@@ -251,7 +265,8 @@ final class HTTPServer: Sendable {
             guard !received.isEmpty else { return }
             if buffer.isEmpty {
                 deadline = clock.now.advanced(by: timeouts.request)
-                setIdle(connection, false)
+                // Closed to make room while its first bytes were on the way: it is gone, whatever arrived.
+                guard markBusy(connection) else { return }
             }
             buffer += received
         }
