@@ -95,8 +95,7 @@ public enum BoardText {
 
     /// `U+001B (ESC)`: a control character named so that a person can tell which one it was.
     static func name(of scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        let code = YAMLParser.codePointName(scalar.value)
         let names: [UInt32: String] = [0x00: "NUL", 0x07: "BEL", 0x08: "BS", 0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL"]
         return names[scalar.value].map { "\(code) (\($0))" } ?? code
     }

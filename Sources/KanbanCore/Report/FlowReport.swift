@@ -35,6 +35,20 @@ public struct FlowReport: Sendable {
             self.doneColumn = doneColumn
             self.labels = labels
         }
+
+        /// Throws unless the columns and labels these options name are on `board`: the one check every surface makes
+        /// (the command line, the page's Report view) before it reads any history.
+        /// - Parameter option: How the surface names an option in its message (`--start` on the command line).
+        public func check(against board: Board, option: (String) -> String = { $0 }) throws(KanbanError) {
+            for (name, id) in [("start", startColumn), ("done", doneColumn)] {
+                if let id, board.column(withID: id) == nil {
+                    throw KanbanError(.columnNotFound, "no column '\(id)' on the board (\(option(name)))", candidates: board.columns.map(\.id))
+                }
+            }
+            for label in labels where board.label(withID: label) == nil {
+                throw KanbanError(.labelNotFound, "no label '\(label)' on the board", candidates: board.labels.map(\.id))
+            }
+        }
     }
 
     /// Median, 85th percentile (nearest rank) and mean of a set of durations, in days.

@@ -50,14 +50,9 @@ enum ReportCommand: KanbanCommand {
         let provider = try context.syncProvider()
         let store = provider.store
         let board = try store.loadBoard()
-        for option in ["start", "done"] {
-            if let id = arguments.value(option), board.column(withID: id) == nil {
-                throw KanbanError(.columnNotFound, "no column '\(id)' on the board (--\(option))", candidates: board.columns.map(\.id))
-            }
-        }
-        for label in arguments.values("label") where board.label(withID: label) == nil {
-            throw KanbanError(.labelNotFound, "no label '\(label)' on the board", candidates: board.labels.map(\.id))
-        }
+        let options = FlowReport.Options(since: since, until: until, startColumn: arguments.value("start"),
+                                         doneColumn: arguments.value("done"), labels: arguments.values("label"))
+        try options.check(against: board) { "--" + $0 }
         let toStandardOutput = ["svg", "html"].filter { arguments.value($0) == "-" }
         if toStandardOutput.count > 1 || (!toStandardOutput.isEmpty && arguments.flag("json")) {
             throw arguments.usageError("only one of --svg -, --html - and --json can write to standard output")
@@ -70,8 +65,6 @@ enum ReportCommand: KanbanCommand {
         }
         let shallowNote = isShallow ? "The history is shallow (--allow-shallow): only what it shows is counted; cards seem created where it was cut." : nil
         let histories = try provider.cardHistories()
-        let options = FlowReport.Options(since: since, until: until, startColumn: arguments.value("start"),
-                                         doneColumn: arguments.value("done"), labels: arguments.values("label"))
         let report = try FlowReport(board: board, cards: histories, options: options)
         let current = (try? store.load(.all).cards) ?? []
         let notInHistory = FlowReport.slugsNotInHistory(current.filter { card in options.labels.allSatisfy(card.labels.contains) },

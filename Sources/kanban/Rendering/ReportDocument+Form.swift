@@ -26,14 +26,6 @@ extension ReportDocument {
 
         /// The report's options; throws what is wrong, in the words of `kanban report`.
         func options(now: Date) throws(KanbanError) -> FlowReport.Options {
-            for (name, id) in [("start", start), ("done", done)] {
-                if let id, board.column(withID: id) == nil {
-                    throw KanbanError(.columnNotFound, "no column '\(id)' on the board (\(name))", candidates: board.columns.map(\.id))
-                }
-            }
-            for label in labels where board.label(withID: label) == nil {
-                throw KanbanError(.labelNotFound, "no label '\(label)' on the board", candidates: board.labels.map(\.id))
-            }
             func date(_ text: String?, _ name: String, endOfDay: Bool) throws(KanbanError) -> Date? {
                 guard let text else { return nil }
                 guard let date = ISO8601.date(from: text) else {
@@ -48,7 +40,9 @@ extension ReportDocument {
             if let sinceDate, untilDate.timeIntervalSince(sinceDate) > Self.longestPeriod * FlowReport.day {
                 throw KanbanError(.invalidArgument, "the period is longer than \(Int(Self.longestPeriod)) days; give a later since")
             }
-            return FlowReport.Options(since: sinceDate, until: untilDate, startColumn: start, doneColumn: done, labels: labels)
+            let options = FlowReport.Options(since: sinceDate, until: untilDate, startColumn: start, doneColumn: done, labels: labels)
+            try options.check(against: board)
+            return options
         }
 
         /// The form, as HTML: a GET to `/report` with the options filled in, and the way back to the board.
