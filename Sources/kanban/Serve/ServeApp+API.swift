@@ -156,13 +156,10 @@ extension ServeApp {
     /// `version`.
     static func cardJSON(_ card: Card, excerptFrom body: String?, bytes: [UInt8]? = nil) -> JSON {
         guard case .object(var members) = JSON(card: card, includeBody: bytes != nil, body: body) else { return .null }
-        members["excerpt"] = .string(excerpt(of: body ?? ""))
+        members["excerpt"] = .string(BoardText.excerpt(of: body ?? ""))
         if let bytes { members["version"] = .string(version(of: bytes)) }
         return .object(members)
     }
-
-    /// What the page shows under a card's title (``BoardText/excerpt(of:)``).
-    static func excerpt(of body: String) -> String { BoardText.excerpt(of: body) }
 
     /// A name for a card file's bytes (FNV-1a, 64 bits): what an edit says it was made on.
     static func version(of bytes: [UInt8]) -> String {
