@@ -28,11 +28,13 @@ extension GitSyncProvider {
         var seen: Set<String> = []
         var paths = paths.filter { Self.isInsideBoard($0) && seen.insert($0).inserted }
         guard !paths.isEmpty else { return nil }
-        paths += try formerPaths(ofCardsAt: paths).filter { seen.insert($0).inserted }
-        let tracked = Set(try git.check(["ls-files", "-z", "--cached", "--"] + paths, literalPaths: true, readOnly: true).records)
-        let recordable = paths.filter { FileSystem.exists(store.directory + "/" + $0) || tracked.contains($0) }
+        // One listing finds which paths git knows and where else it has these cards (see indexedPaths).
+        let (tracked, former) = try indexedPaths(paths)
+        paths += former.filter { seen.insert($0).inserted }
+        let recordable = paths.filter { FileSystem.exists(store.directory + "/" + $0) || tracked.contains($0) || former.contains($0) }
         guard !recordable.isEmpty else { return nil }
-        try requireIdentity()
+        // Who commits is checked by the commit itself (user.useConfigOnly), and a refusal explained by
+        // requireIdentity (commitFailure): asking git first would cost two processes on every commit.
         var message = message
         message.trailers += deletionTrailers(for: recordable)
 
@@ -51,12 +53,11 @@ extension GitSyncProvider {
         return CommitResult(commit: head, message: message, paths: recordable)
     }
 
-    /// Where else git has the cards at `paths`: their files in the index that are gone from the working tree, left by
-    /// an earlier change that was not committed (a move, say). Committing the card commits those removals too, so
-    /// that HEAD never holds one card twice.
-    func formerPaths(ofCardsAt paths: [String]) throws(SyncError) -> [String] {
+    /// Which of `paths` git has in its index, and where else it has the cards at `paths`: their files in the index
+    /// that are gone from the working tree, left by an earlier change that was not committed (a move, say).
+    /// Committing the card commits those removals too, so that HEAD never holds one card twice. One `git ls-files`.
+    func indexedPaths(_ paths: [String]) throws(SyncError) -> (tracked: Set<String>, former: [String]) {
         let slugs = Set(paths.compactMap { BoardPath($0)?.card?.slug })
-        guard !slugs.isEmpty else { return [] }
         func escaped(_ slug: String) -> String {
             var text = ""
             for character in slug {
@@ -66,11 +67,13 @@ extension GitSyncProvider {
             return text
         }
         let patterns = slugs.sorted().flatMap { slug in [":(glob)cards/*/\(escaped(slug)).md", ":(glob)archive/*\(escaped(slug)).md"] }
-        let indexed = try git.check(["ls-files", "-z", "--cached", "--"] + patterns, readOnly: true).records
-        return indexed.filter { path in
-            guard let card = BoardPath(path)?.card, slugs.contains(card.slug), !paths.contains(path) else { return false }
+        let indexed = try git.check(["ls-files", "-z", "--cached", "--"] + paths.map { ":(literal)" + $0 } + patterns, readOnly: true).records
+        let given = Set(paths)
+        let former = indexed.filter { path in
+            guard !given.contains(path), let card = BoardPath(path)?.card, slugs.contains(card.slug) else { return false }
             return !FileSystem.exists(store.directory + "/" + path)
         }
+        return (Set(indexed).intersection(given), former)
     }
 
     /// Commits every uncommitted change of the board (its cards and `board.md`, nothing else) as one commit.

@@ -326,7 +326,7 @@ extension GitSyncProvider {
     /// The merge commit's message: a line for each resolution, a `Card:` trailer for each card a rule decided, and a
     /// `Deleted:` trailer for each card the merge deleted under a slug no parent deleted it under (``BoardMerge/Result/deletions``).
     static func mergeMessage(upstream: Upstream, resolutions: [CardResolution], deletions: [String: Date] = [:], board: Board?) -> CommitMessage {
-        let lines = resolutions.map { describe($0, board: board) }
+        let lines = resolutions.map { $0.summary(board: board) }
         let subject = "Merge \(upstream.name) into \(upstream.branch)"
         let cards = resolutions.map(\.slug).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.map { CommitTrailer("Card", $0) }
         let deleted = deletions.sorted { $0.key.utf8Precedes($1.key) }.map { CommitTrailer("Deleted", "\($0.key) \(ISO8601.string(from: $0.value))") }
@@ -334,27 +334,4 @@ extension GitSyncProvider {
                              trailers: cards + deleted)
     }
 
-    /// One line about a resolution, for messages and the command's output.
-    package static func describe(_ resolution: CardResolution, board: Board?) -> String {
-        func place(_ path: String) -> String {
-            guard let column = BoardPath(path)?.card?.directoryColumn else { return "the archive" }
-            return board?.column(withID: column)?.name ?? column
-        }
-        switch resolution.kind {
-        case .placed:
-            return "\(resolution.slug): moved to two places; kept in \(place(resolution.keptPath)), where the later change put it"
-        case .keptText:
-            return "\(resolution.slug): both sides changed the same lines; the other side's text is kept at the end of the card, to tidy by hand"
-        case .keptAfterDelete:
-            return "\(resolution.slug): deleted on one side but changed on the other after that; kept"
-        case .deleted:
-            return "\(resolution.slug): deleted on one side; the other side's earlier change goes with it"
-        case .renamed:
-            return "\(resolution.slug): another card with this name was added on the other side; this one is now \(resolution.newSlug ?? "?")"
-        case .keptOnce:
-            return "\(resolution.slug): was in several places after a merge; kept once, in \(place(resolution.keptPath))"
-        case .split:
-            return "\(resolution.slug): held another card kept there by git's merge; that card is now \(resolution.newSlug ?? "?")"
-        }
-    }
 }

@@ -167,7 +167,7 @@ extension GitSyncProvider {
 
     /// `Tidy the board after a merge`, with a line per card.
     static func tidyMessage(_ resolutions: [CardResolution], board: Board?) -> CommitMessage {
-        let lines = resolutions.map { describe($0, board: board) }
+        let lines = resolutions.map { $0.summary(board: board) }
         let trailers = resolutions.map { CommitTrailer("Card", $0.slug) }
         if resolutions.count == 1 {
             return CommitMessage(subject: "Tidy \"\(resolutions[0].slug)\" after a merge", body: lines[0], trailers: trailers)

@@ -39,7 +39,7 @@ extension GitSyncProvider {
             let subject = said.split(separator: "\n").first { !$0.hasPrefix("#") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }
                 .map(String.init) ?? "Merge \(String(theirs.prefix(7)))"
             let message = CommitMessage(subject: subject,
-                                        body: resolutions.isEmpty ? nil : resolutions.map { "- " + Self.describe($0, board: try? store.loadBoard()) }.joined(separator: "\n"),
+                                        body: resolutions.isEmpty ? nil : resolutions.map { "- " + $0.summary(board: try? store.loadBoard()) }.joined(separator: "\n"),
                                         trailers: resolutions.map(\.slug).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
                                             .map { CommitTrailer("Card", $0) })
             let committed = try top.runTakingIndexLock(["-c", "user.useConfigOnly=true", "commit", "--quiet", "--cleanup=strip", "--message", message.text])

@@ -121,8 +121,17 @@ public final class GitSyncProvider: SyncProvider {
         return false
     }
 
-    /// The repository the board is in, or nil when it is in none.
+    /// The repository the board is in, or nil when it is in none; kept for the length of a change
+    /// (``duringChange(_:)``).
     func repository() throws(SyncError) -> Repository? {
+        guard let cache = ChangeCache.current[store.directory] else { return try findRepository() }
+        if let known = cache.repository.withLock({ $0 }) { return known }
+        let found = try findRepository()
+        cache.repository.withLock { $0 = found }
+        return found
+    }
+
+    private func findRepository() throws(SyncError) -> Repository? {
         let output = try git.run(["rev-parse", "--absolute-git-dir", "--show-toplevel", "--show-prefix"], readOnly: true)
         guard output.succeeded else {
             let said = output.said
@@ -161,8 +170,12 @@ public final class GitSyncProvider: SyncProvider {
                             hint: "Finish it ('git \(operation.rawValue) --continue') or abort it ('git \(operation.rawValue) --abort'), then try again.")
         }
         if !allowingDetached {
+            let cache = ChangeCache.current[store.directory]
+            if cache?.isOnBranch.withLock({ $0 }) == true { return repository }
             let head = try git.run(["symbolic-ref", "--quiet", "HEAD"], readOnly: true)
-            if !head.succeeded {
+            if head.succeeded {
+                cache?.isOnBranch.withLock { $0 = true }
+            } else {
                 throw SyncError(.detachedHead, "HEAD is detached: not on any branch",
                                 hint: "Switch to the board's branch ('git switch main'), then try again.")
             }

@@ -53,7 +53,7 @@ enum KanbanTool {
                     // A change committed with git holds the board's lock from the change to the commit, and one
                     // that cannot be committed is refused before it is made (`kanban tui` does the same per change).
                     if command.changesBoard(parsed) {
-                        return try context.withCommitLock { try command.run(parsed, context) }
+                        return try context.session().withChange { try command.run(parsed, context) }
                     }
                     return try command.run(parsed, context)
                 } catch let error as KanbanError {

@@ -341,10 +341,6 @@ public final class BoardStore: Sendable {
         var diagnostics: [Diagnostic]
     }
 
-    func readBoardFile(in root: BoardRoot) throws(KanbanError) -> BoardFile {
-        try BoardFile(bytes: root.read(BoardFile.path))
-    }
-
     /// The card files of the board, from directory listings alone.
     func listCardFiles(_ scope: CardScope, columns: Set<String>?, board: Board, in root: BoardRoot) throws(KanbanError) -> Listing {
         var (directories, diagnostics) = columnDirectories(in: root)

@@ -33,11 +33,59 @@ public protocol SyncProvider: Sendable {
     /// The recorded changes that touched a card, newest first, across columns and the archive; empty for a provider
     /// that keeps no history (the default).
     func history(ofCard slug: String) throws(SyncError) -> [HistoryEntry]
+
+    /// Throws what would stop ``commit(paths:message:)`` now (git: no repository, a git operation under way, a
+    /// detached HEAD), so that a change that could not be recorded is refused before it is made. The default
+    /// throws nothing.
+    func requireCommitPossible() throws(SyncError)
+
+    /// Notes that the cards `slugs` were deleted at `date`, for the commit that records the deletion (now or at the
+    /// next sync): a merge keeps a card someone changed after its delete. The default notes nothing.
+    func recordDeletions(of slugs: [String], at date: Date)
+
+    /// Runs `body`, one change of the board and its commit, letting the provider keep what it learns (git: the
+    /// repository, whether HEAD is on a branch) for that long instead of asking again at each step. The default
+    /// keeps nothing.
+    func duringChange<T>(_ body: () throws -> T) throws -> T
+
+    /// Records the board's pending changes, brings in the other side's, and (when `pushing`) sends the recorded ones
+    /// out, calling `onStep` as each step is done. The default does ``commitPendingChanges(message:)``, ``pull()``
+    /// and ``push()``; `GitSyncProvider` also finishes a stopped `git merge` first and says what stands in the way.
+    /// - Throws: ``SyncError``, having lost nothing; when the board's changes were recorded before the failure, the
+    ///   error says so (``SyncError/afterCommitting(_:)``).
+    func sync(pushing: Bool, onStep: (SyncStep) -> Void) throws(SyncError) -> SyncReport
 }
 
 extension SyncProvider {
     /// No history: what a provider that keeps none returns.
     public func history(ofCard slug: String) throws(SyncError) -> [HistoryEntry] { [] }
+
+    /// Nothing stands in the way: what a provider that can always record returns.
+    public func requireCommitPossible() throws(SyncError) {}
+
+    /// Nothing noted.
+    public func recordDeletions(of slugs: [String], at date: Date) {}
+
+    /// `body`, with nothing kept.
+    public func duringChange<T>(_ body: () throws -> T) throws -> T { try body() }
+
+    /// Commit, pull, push.
+    public func sync(pushing: Bool, onStep: (SyncStep) -> Void) throws(SyncError) -> SyncReport {
+        var report = SyncReport()
+        func record(_ step: SyncStep) {
+            report.steps.append(step)
+            onStep(step)
+        }
+        let committed = try commitPendingChanges(message: nil)
+        if let committed { record(.committed(committed)) }
+        do throws(SyncError) {
+            record(.pulled(try pull(), from: "the other side"))
+            if pushing { record(.pushed(try push())) }
+        } catch {
+            throw error.afterCommitting(committed)
+        }
+        return report
+    }
 
     /// Records the files a store operation wrote and removed as one change.
     /// - Returns: The commit, or nil when the change touched nothing.

@@ -36,7 +36,12 @@ enum AgentsCommand: KanbanCommand {
     }
 
     /// This executable's absolute path (desktop apps do not see the PATH of a shell), else `kanban`.
-    static func executablePath() -> String { SyncChild.executablePath() }
+    static func executablePath() -> String {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        let first = CommandLine.arguments.first ?? "kanban"
+        guard first.contains("/") else { return "kanban" }
+        return first.hasPrefix("/") ? first : FileManager.default.currentDirectoryPath + "/" + first
+    }
 
     /// The AGENTS.md section.
     static func instructions(board: Board?) -> String {

@@ -98,6 +98,6 @@ enum EditCommand: KanbanCommand {
         // A card that did not read before the edit has no previous version to compare with.
         let event = before.flatMap { CardEvent(BoardChange(card: after, previous: $0, writtenPaths: [cardPath])) }
             ?? CardEvent(kind: .edited, slug: after.slug, title: after.title, column: after.column, path: cardPath)
-        return .changed(after, try context.commitIfAsked(paths: [cardPath], message: CommitMessage(event, board: try? store.loadBoard())))
+        return .changed(after, try context.session().commit(paths: [cardPath], message: CommitMessage(event, board: try? store.loadBoard())))
     }
 }

@@ -47,7 +47,7 @@ enum MCPCommand: KanbanCommand {
             errorOutput.flush()
         }
         let writer = MCPLineWriter(descriptor: STDOUT_FILENO) { shutdown.request(.outputClosed) }
-        let board = MCPBoard(context: context)
+        let board = try makeBoard(context)
         let watchers = WatcherBox()
         let server = MCPServer(board: board, send: writer.send, log: log) { store in
             watchers.start(for: store, log: log)
@@ -88,6 +88,25 @@ enum MCPCommand: KanbanCommand {
         }.start()
         _ = finished.wait(timeout: .now() + .seconds(2))
         return .success
+    }
+}
+
+extension MCPCommand {
+    /// The board as every command finds it, or why there is none (the client's roots may name one), with the
+    /// settings of this command line for a board found later.
+    static func makeBoard(_ context: CommandContext) throws -> MCPBoard {
+        var settings = MCPBoard.Settings(git: try context.gitConfiguration())
+        settings.isBoardNamed = context.isBoardNamed
+        settings.lockTimeout = try context.seconds(fromVariable: "KANBAN_LOCK_TIMEOUT") ?? .seconds(20)
+        settings.index = context.indexPlacement
+        settings.commitPolicy = context.commitPolicy
+        do {
+            return MCPBoard(settings: settings, store: try context.store())
+        } catch let error as CommandFailure {
+            return MCPBoard(settings: settings, store: nil, problem: String(error.message.split(separator: "\n").first ?? ""))
+        } catch let error as KanbanError {
+            return MCPBoard(settings: settings, store: nil, problem: error.message)
+        }
     }
 }
 

@@ -96,7 +96,7 @@ enum ServeCommand: KanbanCommand {
         } catch {
             throw CommandFailure(message: "cannot serve on \(address):\(port): \(error.message)")
         }
-        let app = ServeApp(settings: settingsFor(server.port), store: store, context: context, hub: hub)
+        let app = ServeApp(settings: settingsFor(server.port), session: try context.session(), git: try context.syncProvider(), hub: hub)
         handlerBox.app = app
 
         let shutdown = ShutdownReason()

@@ -41,94 +41,29 @@ enum SyncCommand: KanbanCommand {
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-        let provider = try context.syncProvider()
-        let status = try provider.status()
-        switch status.availability {
-        case .gitNotInstalled:
-            throw SyncError(.gitNotInstalled, "git is not installed", hint: "Install git, or point KANBAN_GIT at the git program.")
-        case .notARepository:
-            throw SyncError(.notARepository, "the board is not in a git repository",
-                            hint: "The board works without git. To share it: 'git init', 'git remote add origin URL', commit, 'git push -u origin main'.")
-        case .ready:
-            break
-        }
-        // (During a rebase HEAD is detached too; committing below reports the rebase, which is what to fix.)
-        if status.isDetached && status.operationInProgress == nil {
-            throw SyncError(.detachedHead, "HEAD is detached: not on any branch", hint: "Switch to the board's branch ('git switch main'), then sync.")
-        }
-        var committed: CommitResult?
+        let session = try context.session()
+        let board = try? session.store.loadBoard()
         do throws(SyncError) {
-            if status.operationInProgress == .merge, let finished = try provider.finishMerge() {
-                var stoppedOn = finished.cards.isEmpty ? [] : [finished.cards.count == 1 ? "1 card" : "\(finished.cards.count) cards"]
-                if finished.isBoardFileMerged { stoppedOn.insert("board.md", at: 0) }
-                context.say(stoppedOn.isEmpty ? "finished the git merge in progress"
-                            : "finished the git merge that stopped on \(stoppedOn.joined(separator: " and ")), merging card by card")
-                context.noteCommit(finished.commit)
-                report(finished.resolutions, context: context)
-                if let commit = finished.resolutionCommit { context.noteCommit(commit) }
+            _ = try session.sync(pushing: !arguments.flag("no-push")) { step in
+                for line in step.lines(board: board) { show(line, context: context) }
             }
-            committed = try provider.commitPendingChanges()
-            if let committed { context.noteCommit(committed) }
-            if status.remotes.isEmpty && status.upstream == nil {
-                throw SyncError(.noRemote, "the repository has no remote to sync with",
-                                hint: "Add one and push once:\n  git remote add origin URL\n  git push -u origin \(status.branch ?? "main")")
-            }
-            let pulled = try provider.pull()
-            report(pulled, context: context, upstream: status.upstream ?? "the upstream")
-            if arguments.flag("no-push") {
-                return .success
-            }
-            let pushed = try provider.push()
-            for pull in pushed.pulls { report(pull, context: context, upstream: pushed.upstream) }
-            context.say(pushed.pushed == 0 ? "nothing to push: \(pushed.upstream) has every commit"
-                        : "pushed \(commits(pushed.pushed)) to \(pushed.upstream)")
             return .success
         } catch {
-            var failure = error
-            if let committed {
-                // The sync's own commit was a change: what stopped it left everything else as it was.
-                failure.message = failure.message.replacingOccurrences(of: "; nothing was changed", with: "; nothing was pulled or pushed")
-                let note = "Your board changes are committed locally (\(committed.shortCommit)); 'kanban sync' picks up from there."
-                failure.hint = failure.hint.map { $0 + "\n" + note } ?? note
-            }
-            context.report(failure)
-            return failure.code == .conflict ? conflictStatus : .failure
+            context.report(error)
+            return error.code == .conflict ? conflictStatus : .failure
         }
     }
 
-    private static func report(_ pull: PullResult, context: CommandContext, upstream: String) {
-        switch pull.kind {
-        case .upToDate:
-            context.say("up to date with \(upstream)")
-        case .noUpstreamBranch:
-            context.say("\(upstream) does not exist yet; the push creates it")
-        case .fastForward:
-            context.say("pulled \(commits(pull.incoming)) from \(upstream)")
-        case .merged:
-            context.say("pulled \(commits(pull.incoming)) from \(upstream) and merged \(pull.incoming == 1 ? "it" : "them") with your \(pull.replayed == 1 ? "commit" : commits(pull.replayed))")
+    /// A line of the sync's account: a commit as every command notes one, a warning on standard error (seen even
+    /// with --quiet: a person has to look at it).
+    private static func show(_ line: SyncLine, context: CommandContext) {
+        switch line {
+        case .said(let text):
+            context.say(text)
+        case .committed(let result):
+            context.noteCommit(result)
+        case .warning(let text):
+            context.errorOutput.writeLine("\(context.errorStylist.apply(.bold + .yellow, to: "warning")): \(text)")
         }
-        report(pull.resolutions, context: context)
-        if let commit = pull.resolutionCommit { context.noteCommit(commit) }
-        if pull.isStashKept {
-            context.errorOutput.writeLine("\(context.errorStylist.apply(.bold + .yellow, to: "warning")): your uncommitted changes outside the board conflict with the incoming commits; they are kept in 'git stash list' (get them back with 'git stash pop')")
-        }
-    }
-
-    /// A line per card a rule decided about; a warning for each a person has to look at.
-    private static func report(_ resolutions: [CardResolution], context: CommandContext) {
-        let board = try? context.store().loadBoard()
-        for resolution in resolutions {
-            let line = GitSyncProvider.describe(resolution, board: board)
-            if resolution.kind == .keptText {
-                // A person has to look at this card: said where it is seen even with --quiet.
-                context.errorOutput.writeLine("\(context.errorStylist.apply(.bold + .yellow, to: "warning")): \(line) (\(resolution.keptPath))")
-            } else {
-                context.say(line)
-            }
-        }
-    }
-
-    private static func commits(_ count: Int) -> String {
-        count == 1 ? "1 commit" : "\(count) commits"
     }
 }

@@ -99,7 +99,7 @@ enum WatchCommand: KanbanCommand {
         }
         let sync = try seconds("sync")
         let quiet = try seconds("commit-after") ?? 2
-        guard context.commitRequest(board: try? context.store().loadBoard()) != nil else {
+        guard try context.session().commitRequest() != nil else {
             if sync != nil { throw arguments.usageError("'--sync' goes with '--commit'") }
             return nil
         }

@@ -1,6 +1,6 @@
 import Foundation
 import KanbanCore
-import KanbanSubprocess
+import KanbanGit
 
 extension MCPTools {
     // MARK: Running store calls
@@ -19,16 +19,16 @@ extension MCPTools {
     /// `autocommit: true`), the board's lock is held from the change to its commit, and a change that cannot be
     /// committed is refused before it is made. Returns what `body` returns, and the commit as JSON when one was made.
     func change<T>(_ body: (BoardStore) throws -> (T, BoardChange)) throws(MCPToolError) -> (T, [String: JSON]) {
-        let store = try board.require()
-        let context = board.context
+        let session = try board.requireSession()
+        let store = session.store
         do {
-            return try context.withCommitLock {
+            return try session.withChange {
                 let (value, change) = try body(store)
                 var extra: [String: JSON] = [:]
                 // Neighbours whose position keys had to change to make room: the agent is told it touched them.
                 let others = change.writtenPaths.filter { $0 != change.card?.path && $0 != change.previous?.path && $0.hasPrefix("cards/") }
                 if !others.isEmpty { extra["rekeyed"] = .array(others.map(JSON.string)) }
-                switch try context.commitIfAsked([change]) {
+                switch try session.commit([change]) {
                 case .notCommitted:
                     break
                 case .committed(let result):
@@ -139,7 +139,7 @@ extension MCPTools {
     func boardStatus() throws(MCPToolError) -> JSON {
         let store = try board.require()
         do {
-            let provider = try board.context.syncProvider()
+            guard let provider = board.git else { return .null }
             return StatusCommand.json(try provider.status(), toTidy: StatusCommand.cardsToTidy(store))
         } catch let error as SyncError {
             return .object(["state": .string("not-a-repository"), "message": .string(error.message)])
@@ -230,19 +230,18 @@ extension MCPTools {
         return merged(["deleted": .string(deleted.0), "path": .string(deleted.1)], extra)
     }
 
-    /// `kanban sync` itself, run as a child (standard input from /dev/null, output captured): its lines as messages.
+    /// What `kanban sync` does, as a library call: its lines as messages; a failure as the tool's error, with the
+    /// steps done before it.
     func sync(_ arguments: MCPArguments) throws(MCPToolError) -> JSON {
-        let store = try board.require()
+        let session = try board.requireSession()
         let noPush = try arguments.bool("no_push")
-        let outcome: SyncChild.Outcome
-        do throws(SubprocessStartError) {
-            outcome = try SyncChild.run(board: store.directory, environment: board.context.environment, noPush: noPush, timeout: .seconds(600))
+        let board = try? session.store.loadBoard()
+        var lines: [String] = []
+        do throws(SyncError) {
+            _ = try session.sync(pushing: !noPush) { step in lines += step.lines(board: board).map(\.text) }
         } catch {
-            throw MCPToolError("cannot run kanban sync: \(String(cString: strerror(error.code)))")
+            throw MCPToolError((["kanban sync failed:"] + lines + error.lines).joined(separator: "\n"))
         }
-        guard outcome.succeeded else {
-            throw MCPToolError("kanban sync failed" + (outcome.timedOut ? " (it took too long)" : "") + ":\n" + outcome.text)
-        }
-        return .object(["ok": .bool(true), "messages": .array(outcome.lines.map(JSON.string))])
+        return .object(["ok": .bool(true), "messages": .array(lines.map(JSON.string))])
     }
 }

@@ -192,23 +192,25 @@ extension ServeApp {
 
     func status() -> HTTPResponse {
         do {
-            let provider = try context.syncProvider()
+            guard let provider = git else { throw SyncError(.notARepository, "the board is not in a git repository") }
             return .json(StatusCommand.json(try provider.status(), toTidy: StatusCommand.cardsToTidy(store)).rendered(pretty: false))
         } catch {
             return .json(JSON.object(["state": .string("not-a-repository"), "message": .string("\(error)")]).rendered(pretty: false))
         }
     }
 
-    /// `POST /api/sync`: `kanban sync` itself, run as a child of this process, its lines as the messages.
+    /// `POST /api/sync`: what `kanban sync` does, as a library call; its lines as the messages (a failure's too).
     func sync() -> HTTPResponse {
-        changes.lock()
-        defer { changes.unlock() }
-        do {
-            let outcome = try SyncChild.run(board: store.directory, environment: context.environment, timeout: .seconds(300))
-            return .json(JSON.object(["ok": .bool(outcome.succeeded), "messages": .array(outcome.lines.map(JSON.string))]).rendered(pretty: false))
+        let board = try? store.loadBoard()
+        var lines: [String] = []
+        var succeeded = true
+        do throws(SyncError) {
+            _ = try session.sync { step in lines += step.lines(board: board).map(\.text) }
         } catch {
-            return APIError(status: .internalError, code: "sync-failed", message: "cannot run kanban sync: \(String(cString: strerror(error.code)))").response
+            succeeded = false
+            lines += error.lines
         }
+        return .json(JSON.object(["ok": .bool(succeeded), "messages": .array(lines.map(JSON.string))]).rendered(pretty: false))
     }
 
     // MARK: Changing
@@ -225,10 +227,9 @@ extension ServeApp {
     /// Makes a change the way commands do (the board's lock held from the change to its commit, one commit per
     /// change when committing is asked for), one change from this server at a time.
     func change<T>(_ body: () throws -> T) throws(APIError) -> T {
-        changes.lock()
-        defer { changes.unlock() }
         do {
-            return try store.withExclusiveAccess { try context.withCommitLock(body) }
+            // The lock is held even when nothing is committed: a change checks the card's version, then writes.
+            return try session.withChange { try store.withExclusiveAccess(body) }
         } catch let error as APIError {
             throw error
         } catch let error as KanbanError {

@@ -112,6 +112,6 @@ extension ServeApp {
 
     /// Commits `change` when committing is asked for, with the message the matching command writes.
     func commit(_ change: BoardChange, message: CommitMessage? = nil) throws {
-        _ = try context.commitIfAsked([change], message: message)
+        _ = try session.commit([change], message: message)
     }
 }

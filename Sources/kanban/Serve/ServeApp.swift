@@ -25,16 +25,17 @@ final class ServeApp: @unchecked Sendable {
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     let settings: Settings
-    let store: BoardStore
-    let context: CommandContext
+    /// The board, changed as every surface changes it (one change of this process at a time).
+    let session: BoardSession
+    /// The board's git, for its status, history and sync; nil for a board that is not synced with git.
+    let git: GitSyncProvider?
     let hub: EventHub
-    /// One change at a time from this server; other processes are kept out by the board's lock.
-    let changes = NSLock()
+    var store: BoardStore { session.store }
 
-    init(settings: Settings, store: BoardStore, context: CommandContext, hub: EventHub) {
+    init(settings: Settings, session: BoardSession, git: GitSyncProvider?, hub: EventHub) {
         self.settings = settings
-        self.store = store
-        self.context = context
+        self.session = session
+        self.git = git
         self.hub = hub
     }
 
@@ -174,7 +175,7 @@ final class ServeApp: @unchecked Sendable {
                                        labels: given("label")?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
         do {
             let options = try form.options(now: Date())
-            let provider = try context.syncProvider()
+            guard let provider = git else { throw SyncError(.notARepository, "the board is not in a git repository") }
             let histories = try provider.cardHistories()
             let report = try FlowReport(board: board, cards: histories, options: options)
             let current = (try? store.load(.all).cards) ?? []

@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanGit
 
 /// What every command needs: the environment, the output streams and their styling, and the board.
 final class CommandContext {
@@ -16,6 +17,7 @@ final class CommandContext {
     /// The current directory, absolute.
     let currentDirectory: String
     private var cachedStore: BoardStore?
+    private var cachedSession: (session: BoardSession, git: GitSyncProvider)?
 
     init(arguments: ParsedArguments, environment: [String: String]) throws {
         self.arguments = arguments
@@ -69,6 +71,27 @@ final class CommandContext {
     /// the directories its client names.
     func use(_ store: BoardStore) {
         cachedStore = store
+        cachedSession = nil
+    }
+
+    /// The board's session: the store, git as its sync provider, and the commit policy of `--commit`,
+    /// `KANBAN_COMMIT` and `autocommit:`. Every change a command makes goes through it.
+    func session() throws -> BoardSession {
+        try sessionAndGit().session
+    }
+
+    /// The git sync provider for the board (the session's).
+    func syncProvider() throws -> GitSyncProvider {
+        try sessionAndGit().git
+    }
+
+    private func sessionAndGit() throws -> (session: BoardSession, git: GitSyncProvider) {
+        if let cachedSession { return cachedSession }
+        let store = try store()
+        let git = GitSyncProvider(store: store, configuration: try gitConfiguration())
+        let made = (session: BoardSession(store: store, sync: git, commitPolicy: commitPolicy), git: git)
+        cachedSession = made
+        return made
     }
 
     /// Whether the board was named (`--board` or `$KANBAN_BOARD`) rather than looked for from the current directory.

@@ -2,24 +2,6 @@ import Foundation
 import KanbanCore
 import KanbanGit
 
-/// What became of a change's commit.
-enum CommitOutcome {
-    /// Committing was not asked for, or there was nothing to commit.
-    case notCommitted
-    /// The change was committed.
-    case committed(CommitResult)
-    /// `autocommit: true` on a board outside git: the change stands, uncommitted, with this warning.
-    case notInRepository(String)
-}
-
-/// Why a command's change is committed.
-enum CommitRequest: Equatable {
-    /// `--commit` or `KANBAN_COMMIT=1`: not being able to commit is an error.
-    case asked
-    /// `autocommit: true` in board.md: a board outside git just is not committed (with a warning).
-    case boardSetting
-}
-
 extension CommandContext {
     // MARK: Git
 
@@ -32,35 +14,9 @@ extension CommandContext {
         return configuration
     }
 
-    /// The git sync provider for the board.
-    func syncProvider() throws -> GitSyncProvider {
-        GitSyncProvider(store: try store(), configuration: try gitConfiguration())
-    }
-
-    /// Throws the reason a commit asked for cannot be made (no repository, a detached HEAD, a git operation under
-    /// way), before anything is changed; a board outside git with `autocommit: true` is fine (it warns later).
-    func requireCommitPossible(_ request: CommitRequest) throws {
-        do {
-            try syncProvider().requireCommitPossible()
-        } catch let error as SyncError where request == .boardSetting && (error.code == .notARepository || error.code == .gitNotInstalled) {
-            return
-        } catch var error as SyncError {
-            error.hint = (error.hint.map { $0 + "\n" } ?? "") + "Nothing was changed."
-            throw error
-        }
-    }
-
-    /// Whether this command's change is to be committed: `--commit`, else `KANBAN_COMMIT` (`1`/`true`/`yes` on,
-    /// `0`/`false`/`no` off), else `autocommit: true` in board.md.
-    func commitRequest(board: Board?) -> CommitRequest? {
-        if arguments.declaredOptions["commit"] != nil && arguments.flag("commit") { return .asked }
-        switch environment["KANBAN_COMMIT"]?.lowercased() {
-        case "1", "true", "yes", "on": return .asked
-        case "0", "false", "no", "off": return nil
-        default: break
-        }
-        let setting = board?.fields.first { $0.key == "autocommit" }?.value.string?.lowercased()
-        return ["true", "yes", "on"].contains(setting ?? "") ? .boardSetting : nil
+    /// The policy `--commit` and `KANBAN_COMMIT` ask for (`autocommit:` in board.md decides when they do not).
+    var commitPolicy: CommitPolicy {
+        CommitPolicy(commitFlag: arguments.declaredOptions["commit"] != nil && arguments.flag("commit"), environment: environment)
     }
 
     /// Changes each card `references` names, in order, with `change` (which also says what it did), then commits
@@ -74,60 +30,17 @@ extension CommandContext {
         try commit(changes)
     }
 
-    /// Runs `change` the way every command that changes the board runs: when its change is to be committed, the
-    /// board's lock is held from the change to the commit (so that commands running at the same moment commit one
-    /// after the other, each exactly what it wrote), and a change that cannot be committed (a detached HEAD, a
-    /// rebase under way) is refused before it is made.
-    func withCommitLock<T>(_ change: () throws -> T) throws -> T {
-        guard let request = commitRequest(board: try? store().loadBoard()) else { return try change() }
-        try requireCommitPossible(request)
-        return try store().withExclusiveAccess(change)
-    }
-
-    /// Commits what `changes` wrote and removed as one commit, when committing is asked for (see
-    /// ``commitRequest(board:)``), and prints `committed <hash> <subject>`.
+    /// Commits what `changes` wrote and removed as one commit, when committing is asked for (the session's
+    /// ``CommitPolicy``), and prints `committed <hash> <subject>`.
     /// - Parameter message: The message; when nil, one describing the card changes (`Move "X" from To Do to Done`).
     /// - Throws: A ``SyncError`` saying the change was made but not committed, when committing was asked for and failed.
     func commit(_ changes: [BoardChange], message: CommitMessage? = nil) throws {
-        note(try commitIfAsked(changes, message: message))
+        note(try session().commit(changes, message: message))
     }
 
     /// Commits `paths` (relative to the board) with `message`, when committing is asked for; see ``commit(_:message:)``.
     func commit(paths: [String], message: CommitMessage?) throws {
-        note(try commitIfAsked(paths: paths, message: message))
-    }
-
-    /// What ``commit(_:message:)`` does, without printing: the outcome is for the caller to show (`kanban tui`
-    /// shows it in its status line).
-    func commitIfAsked(_ changes: [BoardChange], message: CommitMessage? = nil) throws -> CommitOutcome {
-        // A delete's time is noted for the commit that records it, now or at the next sync (a merge keeps a card
-        // someone changed after it was deleted).
-        let deleted = changes.compactMap { $0.card == nil ? $0.previous?.slug : nil }
-        if !deleted.isEmpty { (try? syncProvider())?.recordDeletions(of: deleted) }
-        var seen: Set<String> = []
-        let paths = changes.flatMap(\.paths).filter { seen.insert($0).inserted }
-        guard !paths.isEmpty else { return .notCommitted }
-        let board = try? store().loadBoard()
-        return try commitIfAsked(paths: paths, message: message ?? CommitMessage(describing: changes, board: board))
-    }
-
-    /// What ``commit(paths:message:)`` does, without printing.
-    func commitIfAsked(paths: [String], message: CommitMessage?) throws -> CommitOutcome {
-        guard !paths.isEmpty, let message else { return .notCommitted }
-        let board = try? store().loadBoard()
-        guard let request = commitRequest(board: board) else { return .notCommitted }
-        do {
-            guard let result = try syncProvider().commit(paths: paths, message: message) else { return .notCommitted }
-            return .committed(result)
-        } catch let error as SyncError {
-            if request == .boardSetting && (error.code == .notARepository || error.code == .gitNotInstalled) {
-                return .notInRepository("board.md sets 'autocommit: true' but \(error.message); the change was not committed")
-            }
-            var failure = error
-            let note = "The change itself was made; 'kanban sync' commits it later."
-            failure.hint = failure.hint.map { $0 + "\n" + note } ?? note
-            throw failure
-        }
+        note(try session().commit(paths: paths, message: message))
     }
 
     /// Prints what a commit did: `committed <hash> <subject>`, or the warning of a board outside git.
@@ -159,23 +72,10 @@ extension CommandContext {
         }
     }
 
-    /// A sync error: `error: message`, git's or a hook's words indented, then the hint and any conflicts.
+    /// A sync error: `error: message`, then each conflict, git's or a hook's words indented, and the hint.
     func report(_ error: SyncError) {
         reportFailure(error.message)
-        for conflict in error.conflicts {
-            let card = conflict.slug.map { slug in " (" + (conflict.title.map { "\"\($0)\", " } ?? "") + slug + ")" } ?? ""
-            errorOutput.writeLine("  conflict: \(conflict.path)\(card)")
-        }
-        if let output = error.output {
-            for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
-                errorOutput.writeLine("  | " + line)
-            }
-        }
-        if let hint = error.hint {
-            for line in hint.split(separator: "\n", omittingEmptySubsequences: false) {
-                errorOutput.writeLine("  " + line)
-            }
-        }
+        for line in error.detailLines { errorOutput.writeLine(line) }
     }
 }
 

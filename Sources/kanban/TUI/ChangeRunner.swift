@@ -130,10 +130,11 @@ struct ChangeRunner {
     private func run(_ body: (inout Step) throws -> Void) -> ChangeResult {
         var step = Step()
         do {
-            let outcome = try context.withCommitLock { () throws -> CommitOutcome in
+            let session = try context.session()
+            let outcome = try session.withChange { () throws -> CommitOutcome in
                 try body(&step)
                 guard !step.changes.isEmpty else { return .notCommitted }
-                return try context.commitIfAsked([Self.combined(step.changes)])
+                return try session.commit([Self.combined(step.changes)])
             }
             var message = step.message
             let neighbours = rekeyedNeighbours(of: step.changes)

@@ -1,4 +1,6 @@
 import Foundation
+import KanbanCore
+import KanbanGit
 import KanbanWatch
 import Testing
 
@@ -8,12 +10,10 @@ import Testing
 @Suite struct MCPServerTests {
     /// A server on the board, and what it sent besides its answers.
     static func server(_ board: TemporaryBoard) throws -> (MCPServer, Locked<[JSON]>) {
-        guard case .run(let arguments) = try CommandDispatcher(root: KanbanTool.root).dispatch(["--board", board.path, "mcp"]) else {
-            throw CommandFailure(message: "kanban mcp did not parse")
-        }
-        let context = try CommandContext(arguments: arguments, environment: [:])
+        let settings = MCPBoard.Settings(isBoardNamed: true, git: GitConfiguration(executable: "git", environment: [:]))
         let sent = Locked<[JSON]>([])
-        let server = MCPServer(board: MCPBoard(context: context), send: { message in sent.withLock { $0.append(message) } })
+        let server = MCPServer(board: MCPBoard(settings: settings, store: try BoardStore(directory: board.path)),
+                               send: { message in sent.withLock { $0.append(message) } })
         return (server, sent)
     }
 

@@ -1,6 +1,6 @@
-import KanbanCore
 
-/// A `git merge` that had stopped on cards, finished by ``GitSyncProvider/finishMerge()``.
+/// A merge that had stopped on cards (git: a `git merge` or plain `git pull`), finished by the sync, which merges those
+/// cards by the rules.
 public struct FinishedMerge: Sendable, Hashable {
     /// The merge commit; its paths are the board files git had stopped on.
     public var commit: CommitResult
