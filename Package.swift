@@ -17,8 +17,11 @@ let package = Package(
         .target(name: "KanbanSubprocess", dependencies: ["KanbanCore"]),
         .target(name: "KanbanWatch", dependencies: ["KanbanCore", "KanbanSubprocess"]),
         .target(name: "KanbanGit", dependencies: ["KanbanCore", "KanbanSubprocess"]),
-        .executableTarget(name: "kanban", dependencies: ["KanbanCore", "KanbanWatch", "KanbanGit", "KanbanSubprocess"], plugins: ["EmbedWebAssets"]),
-        // The page `kanban serve` serves (Web/) embedded in the kanban binary at build time.
+        // The servers every surface but the terminal goes through: HTTP and the page's app (`kanban serve`), MCP
+        // (`kanban mcp`), the JSON shapes and the HTML report; built on the board session, not on a command line.
+        .target(name: "KanbanServer", dependencies: ["KanbanCore", "KanbanWatch", "KanbanGit"], plugins: ["EmbedWebAssets"]),
+        .executableTarget(name: "kanban", dependencies: ["KanbanCore", "KanbanWatch", "KanbanGit", "KanbanSubprocess", "KanbanServer"]),
+        // The page `kanban serve` serves (Web/) embedded in KanbanServer at build time.
         .plugin(name: "EmbedWebAssets", capability: .buildTool(), dependencies: ["kanban-embed"], path: "Plugins/EmbedWebAssets"),
         .executableTarget(name: "kanban-embed", path: "Tools/kanban-embed"),
         .executableTarget(name: "kanban-bench", dependencies: ["KanbanCore", "KanbanWatch"], path: "Benchmarks/kanban-bench"),
@@ -27,6 +30,7 @@ let package = Package(
         .testTarget(name: "KanbanCoreTests", dependencies: ["KanbanCore"]),
         .testTarget(name: "KanbanGitTests", dependencies: ["KanbanGit", "KanbanCore", "KanbanSubprocess"]),
         .testTarget(name: "KanbanWatchTests", dependencies: ["KanbanWatch", "KanbanCore"]),
-        .testTarget(name: "kanbanTests", dependencies: ["kanban", "KanbanCore", "KanbanWatch", "KanbanGit"]),
+        .testTarget(name: "KanbanServerTests", dependencies: ["KanbanServer", "KanbanCore"]),
+        .testTarget(name: "kanbanTests", dependencies: ["kanban", "KanbanCore", "KanbanWatch", "KanbanGit", "KanbanServer"]),
     ]
 )

@@ -1,9 +1,10 @@
 import Foundation
 import KanbanCore
+import KanbanServer
 
 /// The `kanban` command: its command tree and the table of what runs each command.
 enum KanbanTool {
-    static let version = "0.1.0"
+    static let version = KanbanVersion.current
 
     /// Every command, with the function that runs it.
     /// The top-level commands in help order; a command with subcommands routes them itself.

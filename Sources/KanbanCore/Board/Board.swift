@@ -177,3 +177,10 @@ extension String {
         return lines.joined(separator: "\n")
     }
 }
+
+extension Board {
+    /// The display name of a column id (the id itself for undeclared directories).
+    public func columnName(_ id: String) -> String {
+        column(withID: id)?.name ?? id
+    }
+}

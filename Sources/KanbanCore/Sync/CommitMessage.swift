@@ -152,3 +152,10 @@ extension CommitMessage {
         return prefix + "\"" + shown + "\"" + suffix
     }
 }
+
+extension CommitMessage {
+    /// A board-level change: `Add column "In Review"`, with a trailer naming what by id (`Column: in-review`).
+    public static func board(_ subject: String, _ key: String, _ id: String) -> CommitMessage {
+        CommitMessage(subject: subject, trailers: [CommitTrailer(key, id)])
+    }
+}

@@ -1,3 +1,4 @@
+import KanbanServer
 /// Renders usage lines and help text from `CommandSpec`s.
 ///
 /// The layout is the familiar one of swift-argument-parser tools:

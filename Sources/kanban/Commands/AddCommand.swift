@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanServer
 
 /// `kanban add TITLE [--column ID] [--label ID]... [--body TEXT | --body-file F | -] [placement] [--edit]`.
 enum AddCommand: KanbanCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanServer
 
 /// `kanban agents [--mcp]`: what to tell a coding agent about the board, and how to register `kanban mcp`.
 enum AgentsCommand: KanbanCommand {

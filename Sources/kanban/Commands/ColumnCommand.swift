@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanServer
 
 /// `kanban column list|add|rename|remove|move|collapse|expand ...`: the board's columns in board.md.
 enum ColumnCommand: KanbanCommand {

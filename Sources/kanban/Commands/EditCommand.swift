@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanServer
 
 /// `kanban edit CARD`.
 enum EditCommand: KanbanCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanServer
 
 /// `kanban label list|add|rename|remove ...`: the labels declared in board.md.
 enum LabelCommand: KanbanCommand {

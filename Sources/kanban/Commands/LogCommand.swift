@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanServer
 
 /// `kanban log CARD [--json]`: a card's history, one line per commit.
 enum LogCommand: KanbanCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanServer
 import KanbanWatch
 
 /// `kanban mcp`: the board as a Model Context Protocol server on standard input and output.

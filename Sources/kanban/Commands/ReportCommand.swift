@@ -1,6 +1,7 @@
 import Foundation
 import KanbanCore
 import KanbanGit
+import KanbanServer
 
 /// `kanban report`: how work flowed over the board, read from its git history.
 enum ReportCommand: KanbanCommand {
@@ -188,9 +189,9 @@ enum ReportCommand: KanbanCommand {
                 "ageDays": days(report.until.timeIntervalSince(flow.started ?? report.until) / FlowReport.day),
             ])
         }
-        let flow: [JSON] = report.days.map { day in .object(["date": .string(ReportRenderer.day(day.date)), "counts": counts(day.counts)]) }
+        let flow: [JSON] = report.days.map { day in .object(["date": .string(ReportFormat.day(day.date)), "counts": counts(day.counts)]) }
         let throughput: [JSON] = report.weeks.map { week in
-            .object(["week": .string(ReportRenderer.day(week.start)), "finished": .number(String(week.finished))])
+            .object(["week": .string(ReportFormat.day(week.start)), "finished": .number(String(week.finished))])
         }
         return .object([
             "board": .string(title),

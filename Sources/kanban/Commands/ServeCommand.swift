@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanServer
 import KanbanWatch
 
 #if canImport(Glibc)

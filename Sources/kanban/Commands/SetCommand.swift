@@ -1,4 +1,5 @@
 import KanbanCore
+import KanbanServer
 
 /// `kanban set CARD [--title T] [--add-label ID]... [--remove-label ID]... [--body TEXT | --body-file F]
 /// [--field KEY=VALUE]... [--unset KEY]...`.

@@ -1,4 +1,5 @@
 import KanbanCore
+import KanbanServer
 
 /// `kanban show CARD [--json] [--raw]`.
 enum ShowCommand: KanbanCommand {

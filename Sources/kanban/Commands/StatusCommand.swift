@@ -1,5 +1,6 @@
 import KanbanCore
 import KanbanGit
+import KanbanServer
 
 /// `kanban status [--json]`: the board's git state, with uncommitted changes as cards.
 enum StatusCommand: KanbanCommand {
@@ -23,9 +24,9 @@ enum StatusCommand: KanbanCommand {
         let provider = try context.syncProvider()
         let status = try provider.status()
         let board = try? provider.store.loadBoard()
-        let toTidy = cardsToTidy(provider.store)
+        let toTidy = StatusJSON.cardsToTidy(provider.store)
         if arguments.flag("json") {
-            context.printJSON(json(status, toTidy: toTidy))
+            context.printJSON(StatusJSON.json(status, toTidy: toTidy))
             return .success
         }
         let stylist = context.stylist
@@ -135,50 +136,5 @@ enum StatusCommand: KanbanCommand {
             return "No upstream branch: push once with 'git push -u \(status.remotes.first ?? "origin") \(status.branch ?? "main")' to sync."
         default: return problem.rawValue
         }
-    }
-
-    /// What a merge left in cards for a person: kept text, kept cards and conflict markers, as `kanban doctor` finds them.
-    static func cardsToTidy(_ store: BoardStore) -> [Diagnostic] {
-        let codes: Set<Diagnostic.Code> = [.keptText, .keptCard, .conflictMarkers]
-        return ((try? store.check()) ?? []).filter { codes.contains($0.code) }
-    }
-
-    /// The documented `--json` shape.
-    static func json(_ status: GitSyncStatus, toTidy: [Diagnostic] = []) -> JSON {
-        func optional(_ text: String?) -> JSON { text.map(JSON.string) ?? .null }
-        return .object([
-            "state": .string(status.availability.rawValue),
-            "branch": optional(status.branch),
-            "detached": .bool(status.isDetached),
-            "upstream": optional(status.upstream),
-            "remotes": .array(status.remotes.map(JSON.string)),
-            "ahead": .number(String(status.ahead)),
-            "behind": .number(String(status.behind)),
-            "operation": optional(status.operationInProgress?.rawValue),
-            "clean": .bool(status.isClean),
-            "boardChanged": .bool(status.boardFileChanged),
-            "changes": .array(status.changes.map { event in
-                .object([
-                    "kind": .string(event.kind.rawValue),
-                    "slug": .string(event.slug),
-                    "title": .string(event.title),
-                    "column": .string(event.column),
-                    "from": optional(event.previousColumn),
-                    "path": .string(event.path),
-                    "previousPath": optional(event.previousPath),
-                    "fields": .array(event.changedFields.map(JSON.string)),
-                ])
-            }),
-            "conflicts": .array(status.conflictedPaths.map(JSON.string)),
-            "problems": .array(status.problems.map { .string($0.rawValue) }),
-            "toTidy": .array(toTidy.map { finding in
-                .object([
-                    "path": .string(finding.location.path),
-                    "line": finding.location.line.map { .number(String($0)) } ?? .null,
-                    "code": .string(finding.code.rawValue),
-                    "message": .string(finding.message),
-                ])
-            }),
-        ])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanServer
 
 extension JSON {
     /// Appends the text `JSON(card:includeBody:body:)` renders to, indented `indent` levels, without building

@@ -1,4 +1,5 @@
 import KanbanCore
+import KanbanServer
 import KanbanWatch
 
 /// Draws a board as text: columns side by side, fitted to a width, each with its cards.

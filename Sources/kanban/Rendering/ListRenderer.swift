@@ -1,4 +1,5 @@
 import KanbanCore
+import KanbanServer
 
 /// The cards `kanban list` shows, in board order, in runs of one directory each: cards loaded, or the rows of the
 /// board's index (``IndexedListing``), which make no card.

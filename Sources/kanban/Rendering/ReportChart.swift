@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanServer
 
 /// One chart of `kanban report` drawn with block characters: a title, rows of cells each with a character and a
 /// colour, a y axis on the left, the period's first and last day under it, and a legend.
@@ -29,8 +30,8 @@ struct ReportChart {
         let height = rows.count
         for (index, row) in rows.enumerated() {
             var label = ""
-            if index == 0 { label = Self.axisNumber(top) }
-            if height > 4, index == height / 2, top > 1 { label = Self.axisNumber(top * Double(height - index) / Double(height)) }
+            if index == 0 { label = ReportFormat.axisNumber(top) }
+            if height > 4, index == height / 2, top > 1 { label = ReportFormat.axisNumber(top * Double(height - index) / Double(height)) }
             var line = stylist.apply(.dim, to: label.padded(toWidth: Self.axisWidth - 2, alignment: .trailing) + " ┤")
             // Runs of one colour take one escape sequence.
             var run = ""
@@ -48,8 +49,8 @@ struct ReportChart {
             lines.append(line.trimmingTrailingSpaces())
         }
         let plotWidth = rows.first?.count ?? 0
-        let first = ReportRenderer.day(since)
-        let last = ReportRenderer.day(until)
+        let first = ReportFormat.day(since)
+        let last = ReportFormat.day(until)
         let gap = max(1, plotWidth - first.count - last.count)
         lines.append(stylist.apply(.dim, to: String(repeating: " ", count: Self.axisWidth - 3) + "0 └" + String(repeating: "─", count: plotWidth)))
         lines.append(stylist.apply(.dim, to: String(repeating: " ", count: Self.axisWidth) + first + String(repeating: " ", count: gap) + last))
@@ -62,48 +63,22 @@ struct ReportChart {
         return lines
     }
 
-    static func axisNumber(_ value: Double) -> String {
-        value >= 10 || value == value.rounded() ? String(Int(value.rounded())) : String(format: "%.1f", value)
-    }
-
     // MARK: The three charts
 
     /// Shading that tells the bands apart without colour, the done column's first.
     static let shades: [Character] = ["█", "▓", "░", "▒", "#", "=", "+", ":", "·"]
-
-    /// The colour of each column's band: the first column grey, the done column green, the rest from a palette.
-    static func colors(_ report: FlowReport) -> [String] {
-        let palette = ["#3498db", "#f39c12", "#9b59b6", "#1abc9c", "#e91e63", "#e67e22", "#34495e"]
-        return report.columns.enumerated().map { offset, column in
-            if column.id == report.doneColumn { return "#2ecc71" }
-            if offset == 0 { return "#95a5a6" }
-            return palette[(offset - 1) % palette.count]
-        }
-    }
-
-    /// The band order from the bottom: the done column first, then the columns before it from the last to the first,
-    /// then the others.
-    static func bandOrder(_ report: FlowReport) -> [Int] {
-        let done = report.columns.firstIndex { $0.id == report.doneColumn } ?? report.columns.count - 1
-        return [done] + (0..<done).reversed() + ((done + 1)..<report.columns.count)
-    }
 
     /// The plot's width for a terminal `width` columns wide: all of it but the axis.
     static func plotWidth(_ width: Int) -> Int {
         max(20, width - axisWidth - 1)
     }
 
-    /// A round value at or above `value` for the top of an axis: a whole number up to 10, then a multiple of 5.
-    static func roundedUp(_ value: Double) -> Double {
-        value <= 10 ? max(1, value.rounded(.up)) : (value / 5).rounded(.up) * 5
-    }
-
     /// The cumulative flow diagram: for each day, the cards in each column stacked, the done column at the bottom.
     static func flow(_ report: FlowReport, width: Int, height: Int = 12) -> ReportChart {
         let days = report.days
         let plotWidth = Self.plotWidth(width)
-        let colors = colors(report)
-        let order = bandOrder(report).filter { index in days.contains { $0.counts[index] > 0 } || report.workInProgress[index] > 0 }
+        let colors = ReportFormat.colors(report)
+        let order = ReportFormat.bandOrder(report).filter { index in days.contains { $0.counts[index] > 0 } || report.workInProgress[index] > 0 }
         let totals = days.map { $0.counts.reduce(0, +) }
         let top = Double(max(totals.max() ?? 0, 1))
         var rows = Array(repeating: Array(repeating: Cell(), count: plotWidth), count: height)
@@ -154,7 +129,7 @@ struct ReportChart {
         let plotWidth = Self.plotWidth(width)
         let points = report.finished.compactMap { flow in flow.finished.flatMap { date in flow.cycleTimeDays.map { (date, $0) } } }
         let percentile = report.cycleTime?.percentile85
-        let top = roundedUp(max((points.map(\.1).max() ?? 0) * 1.05, percentile ?? 0))
+        let top = ReportFormat.roundedUp(max((points.map(\.1).max() ?? 0) * 1.05, percentile ?? 0))
         var rows = Array(repeating: Array(repeating: Cell(), count: plotWidth), count: height)
         func row(_ value: Double) -> Int { max(0, min(height - 1, height - 1 - Int((value / top * Double(height)).rounded(.down)))) }
         if let percentile {
@@ -167,7 +142,7 @@ struct ReportChart {
             rows[row(days)][x] = Cell(character: "●", color: "#3498db")
         }
         var legend = [(Cell(character: "●", color: "#3498db"), "a finished card (days from start to finish)")]
-        if let percentile { legend.append((Cell(character: "┄", color: "#e74c3c"), "85th percentile, \(ReportRenderer.number(percentile)) days")) }
+        if let percentile { legend.append((Cell(character: "┄", color: "#e74c3c"), "85th percentile, \(ReportFormat.number(percentile)) days")) }
         return ReportChart(title: "Cycle time of each finished card", rows: rows, top: top, since: report.since, until: report.until, legend: legend)
     }
 }

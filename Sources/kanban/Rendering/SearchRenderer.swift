@@ -1,4 +1,5 @@
 import KanbanCore
+import KanbanServer
 
 /// The text of `kanban search`: one line per hit with the column, the slug, then the title with the matched line
 /// (`title  12: line`), or the matched title alone; matches in bold red when colour is on.

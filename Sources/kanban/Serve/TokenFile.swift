@@ -1,4 +1,5 @@
 import Foundation
+import KanbanServer
 
 #if canImport(Glibc)
     import Glibc

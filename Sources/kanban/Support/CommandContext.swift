@@ -1,6 +1,7 @@
 import Foundation
 import KanbanCore
 import KanbanGit
+import KanbanServer
 
 /// What every command needs: the environment, the output streams and their styling, and the board.
 final class CommandContext {

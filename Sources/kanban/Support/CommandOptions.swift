@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanServer
 
 /// Options several commands share, declared once.
 enum CommonOptions {
@@ -60,12 +61,5 @@ enum BodyInput {
         guard descriptor >= 0 else { return String(cString: strerror(errno)) }
         close(descriptor)
         return "it could not be read"
-    }
-}
-
-extension Board {
-    /// The display name of a column id (the id itself for undeclared directories).
-    func columnName(_ id: String) -> String {
-        column(withID: id)?.name ?? id
     }
 }

@@ -78,10 +78,3 @@ extension CommandContext {
         for line in error.detailLines { errorOutput.writeLine(line) }
     }
 }
-
-extension CommitMessage {
-    /// A board-level change: `Add column "In Review"`, with a trailer naming what by id.
-    static func board(_ subject: String, _ key: String, _ id: String) -> CommitMessage {
-        CommitMessage(subject: subject, trailers: [CommitTrailer(key, id)])
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import KanbanServer
 import KanbanWatch
 import Synchronization
 

@@ -1,3 +1,4 @@
+import KanbanServer
 /// The keys of `kanban tui`, for its help screen, `kanban tui --help` and the README.
 enum TUIKeys {
     /// Each row: the keys, and what they do.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import KanbanCore
+import KanbanServer
 import KanbanWatch
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import KanbanCore
+import KanbanServer
 
 extension TUIState {
     /// The screen for a terminal of `size`, drawn as `kanban board` draws the board: the columns of the band that

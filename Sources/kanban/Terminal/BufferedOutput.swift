@@ -1,3 +1,4 @@
+import KanbanServer
 import Synchronization
 
 #if canImport(Glibc)

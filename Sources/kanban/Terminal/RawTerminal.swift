@@ -1,3 +1,4 @@
+import KanbanServer
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

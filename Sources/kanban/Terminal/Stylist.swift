@@ -1,3 +1,4 @@
+import KanbanServer
 /// Applies `TextStyle`s to text as ANSI escape sequences, or leaves text alone when colour is off.
 ///
 /// Make one per output stream at start-up and pass it to whatever renders:

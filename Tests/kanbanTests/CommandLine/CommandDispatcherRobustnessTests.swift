@@ -1,5 +1,6 @@
 import Testing
 
+@testable import KanbanServer
 @testable import kanban
 
 /// Bad input never traps: odd tokens, in any order, give a result or a usage error.

@@ -1,3 +1,4 @@
+@testable import KanbanServer
 @testable import kanban
 
 /// A small command tree shaped like `kanban`'s, shared by the command-line tests.

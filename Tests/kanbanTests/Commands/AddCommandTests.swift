@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import KanbanServer
+
 /// `kanban add`, run as a person runs it.
 @Suite struct AddCommandTests {
     @Test func addsToTheBottomOfTheFirstColumnAndPrintsThePath() throws {

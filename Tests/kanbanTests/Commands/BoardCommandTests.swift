@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import KanbanServer
 @testable import kanban
 
 /// `kanban board`, run as a person runs it, on copies of the sample board.

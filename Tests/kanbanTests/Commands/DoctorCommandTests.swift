@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import KanbanServer
+
 /// `kanban doctor` and `kanban doctor --fix`.
 @Suite struct DoctorCommandTests {
     @Test func aCleanBoardHasNoProblems() throws {

@@ -6,6 +6,8 @@ import Darwin
 import Foundation
 import Testing
 
+@testable import KanbanServer
+
 /// Boards laid out by an attacker, or by accident: links leading out of the board, FIFOs where cards should be,
 /// file names that are not UTF-8, titles that talk to the terminal. Nothing outside the board is read or written,
 /// nothing hangs, and every message says what is wrong.

@@ -6,6 +6,8 @@
 import Foundation
 import Testing
 
+@testable import KanbanServer
+
 /// `kanban mcp` run as a child and talked to over pipes, as an MCP client talks to it.
 @Suite struct MCPCommandTests {
     static var modern: [String: Any] { [

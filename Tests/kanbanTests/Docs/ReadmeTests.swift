@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import KanbanServer
+
 /// README.md is a newcomer's first page: it opens with the two commands that run the tool on the sample board and
 /// run the tests (a broken edit once buried them under 348,000 lines).
 @Suite struct ReadmeTests {

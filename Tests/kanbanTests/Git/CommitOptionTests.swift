@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import KanbanServer
+
 extension GitTests {
     /// `--commit`, `KANBAN_COMMIT` and `autocommit: true`: one commit per command, of that command's files only.
     @Suite struct CommitOptionTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import KanbanServer
 @testable import kanban
 
 /// Boundary values (0, -1, the largest and smallest integers, huge strings, wrong JSON types, NUL and control

@@ -7,6 +7,8 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import KanbanServer
+
 /// A running `kanban mcp` talked to over pipes, as an MCP client talks to it: lines written to its standard input,
 /// its standard output read and parsed line by line as it comes.
 final class MCPProcess: CustomStringConvertible, @unchecked Sendable {

@@ -4,6 +4,7 @@ import KanbanGit
 import KanbanWatch
 import Testing
 
+@testable import KanbanServer
 @testable import kanban
 
 /// The method table called with message values, in this process: no pipes, no threads.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import KanbanCore
+@testable import KanbanServer
 @testable import kanban
 
 /// `list --json` writes cards with `JSON.appendCard` instead of building a tree; the text must be the tree's.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import KanbanServer
 @testable import kanban
 
 /// `JSON.quote` copies a string whole when `JSON.isPlain` says nothing in it needs escaping; the look goes eight

@@ -3,6 +3,7 @@ import KanbanWatch
 import Testing
 
 @testable import KanbanCore
+@testable import KanbanServer
 @testable import kanban
 
 @Suite struct BoardRendererTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import KanbanCore
+@testable import KanbanServer
 @testable import kanban
 
 /// The charts of `kanban report`, in the terminal and as SVG.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import KanbanCore
+@testable import KanbanServer
 @testable import kanban
 
 @Suite struct SearchRendererTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import KanbanServer
 @testable import kanban
 
 /// Boundary values sent to every route of a running `kanban serve`: in the path (NUL, control characters, `..`,

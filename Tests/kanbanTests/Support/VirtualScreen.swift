@@ -1,4 +1,5 @@
 import Foundation
+@testable import KanbanServer
 @testable import kanban
 
 /// A minimal terminal screen for tests: feed it what a program wrote to a terminal, then read the screen's text.

@@ -3,6 +3,7 @@ import KanbanCore
 import KanbanWatch
 import Testing
 
+@testable import KanbanServer
 @testable import kanban
 
 @Suite struct TUIStateTests {

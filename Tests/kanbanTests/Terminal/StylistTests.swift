@@ -1,5 +1,6 @@
 import Testing
 
+@testable import KanbanServer
 @testable import kanban
 
 @Suite struct StylistTests {

@@ -1,4 +1,5 @@
 import Testing
+@testable import KanbanServer
 @testable import kanban
 
 /// The fast check of ``VisibleControls/needsEscaping(_:)`` (eight bytes at a time) says yes exactly when escaping

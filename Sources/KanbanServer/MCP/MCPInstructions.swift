@@ -1,0 +1,34 @@
+/// What `kanban mcp` tells a client at `initialize` and `server/discover`: how the board works and how to use it.
+package enum MCPInstructions {
+    static let text = """
+        This server is a kanban board kept as markdown files in git, next to the code: board.md holds the title, the \
+        columns (in order, left to right) and the labels; each card is one file, cards/<column>/<slug>.md, with a \
+        frontmatter (title, position, labels, created, modified, any other fields) and a markdown body. Archived cards \
+        live in archive/. People, editors, git and other tools change the same files, so read before you act and do not \
+        cache what you read for long.
+
+        Names. A card is named by its slug (the file name without .md), a unique prefix of it, or its path. Columns and \
+        labels are named by their ids (the enums in the tools' schemas, and what the board tool lists); use ids, never \
+        display names. An unknown or ambiguous name is an error that lists the candidates: pick one and call again.
+
+        Working on a card, the usual loop:
+        1. board, then list_cards (column: the first columns, or labels) or search_cards to find work. The search \
+        language: words (all must match, ignoring case and accents), "quoted phrases", label:ID, column:ID, title:WORD, \
+        and -TERM to exclude, e.g. login "error page" label:bug -column:done.
+        2. show_card to read the card's body before you start.
+        3. move_card to the in-progress column (its id is on the board) when you start, so others see it is taken.
+        4. update_card to record what you did: read the body with show_card, then send the whole new body (it replaces the \
+        old one); add labels with add_labels; set fields such as assignee with fields.
+        5. move_card to the review or done column when you finish. archive_card takes finished cards off the board.
+        add_card needs only a title (it goes to the bottom of the first column with the board's card template as its body).
+
+        Rules. Change only the cards your task is about; never rewrite other cards' bodies or reorder cards you did not \
+        work on. Prefer archive_card to delete_card. Changes are committed with git when the board asks for it \
+        (autocommit: true in board.md, KANBAN_COMMIT=1, or kanban mcp --commit): do not commit board files yourself in \
+        another way. board_status shows the git state, uncommitted board changes and cards a merge left to tidy; sync \
+        commits, pulls and pushes, and is for when the user asks for it.
+
+        Resources: kanban://board (the board as markdown) and kanban://card/{slug} (a card's file); subscribe to hear \
+        when they change on disk, whoever changed them.
+        """
+}

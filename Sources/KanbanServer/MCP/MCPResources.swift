@@ -1,0 +1,182 @@
+import Foundation
+import KanbanCore
+
+/// The resources `kanban mcp` offers: `kanban://board`, the board as a markdown overview, and `kanban://card/{slug}`,
+/// a card's file as it is on disk.
+package enum MCPResources {
+    static let boardURI = "kanban://board"
+    static let cardPrefix = "kanban://card/"
+    /// Resources listed per `resources/list` page.
+    static let pageSize = 1000
+
+    static func cardURI(_ slug: String) -> String { cardPrefix + slug }
+
+    /// The slug a card URI names, or nil when `uri` is not one.
+    static func slug(of uri: String) -> String? {
+        guard uri.hasPrefix(cardPrefix) else { return nil }
+        let slug = String(uri.dropFirst(cardPrefix.count)).removingPercentEncoding ?? ""
+        guard !slug.isEmpty, !slug.contains("/"), slug != ".", slug != ".." else { return nil }
+        return slug
+    }
+
+    /// Whether `uri` names a resource of this server (a card that exists or not).
+    static func isKnown(_ uri: String) -> Bool { uri == boardURI || slug(of: uri) != nil }
+
+    /// The board as markdown: its title, then each column with its cards in order, each a link to its resource.
+    static func markdown(of snapshot: BoardSnapshot) -> String {
+        let board = snapshot.board
+        var text = "# \(board.title)\n"
+        for id in snapshot.columnIDs {
+            let cards = snapshot.cards(inColumn: id)
+            text += "\n## \(board.columnName(id)) (`\(id)`, \(cards.count) \(cards.count == 1 ? "card" : "cards"))\n\n"
+            for card in cards {
+                let labels = card.labels.map { " `\($0)`" }.joined()
+                text += "- [\(card.title)](\(cardURI(card.slug)))\(labels) — `\(card.slug)`\n"
+            }
+        }
+        if !board.labels.isEmpty {
+            text += "\n## Labels\n\n" + board.labels.map { "- `\($0.id)`: \($0.name)" }.joined(separator: "\n") + "\n"
+        }
+        return text
+    }
+}
+
+extension MCPServer {
+    /// `-32002`, the error for a resource that is not there.
+    static func resourceNotFound(_ uri: String, _ message: String) -> JSONRPCError {
+        JSONRPCError(code: -32002, message: message, data: .object(["uri": .string(uri)]))
+    }
+
+    private func requireBoard(for uri: String) throws(JSONRPCError) -> BoardStore {
+        do throws(MCPToolError) {
+            return try board.require()
+        } catch {
+            throw Self.resourceNotFound(uri, error.message)
+        }
+    }
+
+    func listResources(_ request: Request) throws(JSONRPCError) -> JSON {
+        // A cursor is checked against the listing before any arithmetic: a client may send anything as one.
+        var cursor: Int?
+        if let given = request.params["cursor"], given != .null {
+            guard let text = given.stringValue, text.utf8.count <= 18, let value = Int(text), value > 0 else {
+                throw .invalidParams("'cursor' is not one this server gave")
+            }
+            cursor = value
+        }
+        let store = try requireBoard(for: MCPResources.boardURI)
+        let snapshot: BoardSnapshot
+        do {
+            snapshot = try store.load()
+        } catch {
+            throw .internalError(MCPToolError(error).message)
+        }
+        var resources: [JSON] = [.object([
+            "uri": .string(MCPResources.boardURI), "name": .string("board"), "title": .string(snapshot.board.title),
+            "description": .string("The board: its columns and their cards, in order, as markdown."), "mimeType": .string("text/markdown"),
+        ])]
+        resources += snapshot.cards.map { card in
+            .object(["uri": .string(MCPResources.cardURI(card.slug)), "name": .string(card.slug), "title": .string(card.title),
+                     "description": .string("Card in \(snapshot.board.columnName(card.column))"), "mimeType": .string("text/markdown")])
+        }
+        let offset = cursor ?? 0
+        guard offset <= resources.count else {
+            throw .invalidParams("'cursor' is past the end of the list (\(resources.count) resources); list again from the start")
+        }
+        let page = Array(resources[offset...].prefix(MCPResources.pageSize))
+        var result: [String: JSON] = ["resources": .array(page)]
+        if resources.count - offset > MCPResources.pageSize { result["nextCursor"] = .string(String(offset + MCPResources.pageSize)) }
+        return .object(result)
+    }
+
+    func resourceTemplates() -> JSON {
+        .object(["resourceTemplates": .array([.object([
+            "uriTemplate": .string(MCPResources.cardPrefix + "{slug}"), "name": .string("card"), "title": .string("A card"),
+            "description": .string("A card's markdown file (frontmatter and body), by its slug."), "mimeType": .string("text/markdown"),
+        ])])])
+    }
+
+    func readResource(_ request: Request) throws(JSONRPCError) -> JSON {
+        guard let uri = request.params["uri"]?.stringValue else { throw .invalidParams("resources/read needs 'uri'") }
+        guard MCPResources.isKnown(uri) else {
+            throw Self.resourceNotFound(uri, "no resource \(uri); this server has \(MCPResources.boardURI) and \(MCPResources.cardPrefix){slug}")
+        }
+        let store = try requireBoard(for: uri)
+        let text: String
+        do {
+            if let slug = MCPResources.slug(of: uri) {
+                let card = try exactCard(slug, store)
+                text = String(decoding: try store.contents(atPath: card.path), as: UTF8.self)
+            } else {
+                text = MCPResources.markdown(of: try store.load())
+            }
+        } catch let error as JSONRPCError {
+            throw error
+        } catch {
+            throw Self.resourceNotFound(uri, Self.toolMessage(error))
+        }
+        return .object(["contents": .array([.object(["uri": .string(uri), "mimeType": .string("text/markdown"), "text": .string(text)])])])
+    }
+
+    private static func toolMessage(_ error: any Error) -> String { MCPTools.toolError(error).message }
+
+    /// The card whose slug is exactly `slug` (a resource names one card; prefixes are for people): on the board, else
+    /// in the archive.
+    private func exactCard(_ slug: String, _ store: BoardStore) throws -> Card {
+        for scope in [CardScope.active, .archived] {
+            if let card = try? store.card(slug, in: scope), card.slug == slug { return card }
+        }
+        throw Self.resourceNotFound(MCPResources.cardURI(slug), "no card '\(slug)'")
+    }
+
+    func subscribe(_ request: Request) throws(JSONRPCError) -> JSON {
+        guard let uri = request.params["uri"]?.stringValue else { throw .invalidParams("resources/subscribe needs 'uri'") }
+        guard MCPResources.isKnown(uri) else { throw Self.resourceNotFound(uri, "no resource \(uri)") }
+        let store = try requireBoard(for: uri)
+        // A card that is not there is refused, as resources/read refuses it: a subscription to it would never fire.
+        if let slug = MCPResources.slug(of: uri) {
+            do {
+                _ = try exactCard(slug, store)
+            } catch let error as JSONRPCError {
+                throw error
+            } catch {
+                throw Self.resourceNotFound(uri, Self.toolMessage(error))
+            }
+        }
+        watchIfPossible()
+        _ = state.withLock { $0.subscriptions.insert(uri) }
+        return .object([:])
+    }
+
+    func unsubscribe(_ request: Request) throws(JSONRPCError) -> JSON {
+        guard let uri = request.params["uri"]?.stringValue else { throw .invalidParams("resources/unsubscribe needs 'uri'") }
+        _ = state.withLock { $0.subscriptions.remove(uri) }
+        return .object([:])
+    }
+
+    /// `subscriptions/listen` (2026-07-28): acknowledges what it will send, then sends it until the client cancels the
+    /// request or the server stops (which answers the request).
+    func listen(_ request: Request) throws(JSONRPCError) -> Answer {
+        let filter = request.params["notifications"]?.objectValue ?? [:]
+        var resources: [String] = []
+        if let value = filter["resourceSubscriptions"] {
+            guard let items = value.arrayValue, items.allSatisfy({ $0.stringValue != nil }) else {
+                throw .invalidParams("'resourceSubscriptions' must be a list of resource URIs")
+            }
+            resources = items.compactMap(\.stringValue).filter(MCPResources.isKnown)
+        }
+        _ = try requireBoard(for: MCPResources.boardURI)
+        let listen = Listen(id: request.id, resources: Set(resources), resourcesListChanged: filter["resourcesListChanged"]?.boolValue == true,
+                            toolsListChanged: filter["toolsListChanged"]?.boolValue == true)
+        watchIfPossible()
+        var granted: [String: JSON] = [:]
+        if !resources.isEmpty { granted["resourceSubscriptions"] = .array(resources.map(JSON.string)) }
+        if listen.resourcesListChanged { granted["resourcesListChanged"] = .bool(true) }
+        if listen.toolsListChanged { granted["toolsListChanged"] = .bool(true) }
+        send(JSONRPC.notification("notifications/subscriptions/acknowledged", .object([
+            "_meta": .object([Self.subscriptionKey: request.id]), "notifications": .object(granted),
+        ])))
+        state.withLock { $0.listens[request.id.rendered(pretty: false)] = listen }
+        return .later
+    }
+}
