@@ -121,19 +121,17 @@ extension ServeApp {
 
     /// `GET /api/board`: `board --json`, each card with its `excerpt`, plus `readOnly`, `template` and `problems`.
     func boardJSON() throws(APIError) -> JSON {
-        let snapshot = try call { () throws(KanbanError) in try store.load(includeBodies: true) }
-        let board = snapshot.board
-        var cardsByColumn: [String: [Card]] = [:]
-        for card in snapshot.cards where !card.isArchived { cardsByColumn[card.column, default: []].append(card) }
-        let columns: [JSON] = snapshot.columnIDs.compactMap { id in
-            let declared = board.column(withID: id)
-            let cards = cardsByColumn[id] ?? []
-            guard declared != nil || !cards.isEmpty else { return nil }
-            return .object(["id": .string(id), "name": .string(declared?.name ?? id), "collapsed": .bool(declared?.isCollapsed ?? false),
-                            "cards": .array(cards.map { Self.cardJSON($0, excerptFrom: $0.body) })])
+        let (live, excerpts) = try call { () throws(KanbanError) in try served.current() }
+        let board = live.board
+        // A card that does not read is a problem, not a card: the page draws its stand-in from the problem.
+        let columns: [JSON] = live.columns.map { column in
+            .object(["id": .string(column.id), "name": .string(column.name), "collapsed": .bool(column.isCollapsed),
+                     "cards": .array(column.cards.filter { live.problems[$0.path] == nil }.map { card in
+                         Self.cardJSON(card, excerpt: excerpts[card.path] ?? "")
+                     })])
         }
-        let problems: [JSON] = snapshot.diagnostics.filter { $0.severity == .error }.map {
-            .object(["path": .string($0.location.path), "message": .string("\($0.location): \($0.message)")])
+        let problems: [JSON] = live.problems.sorted { $0.key < $1.key }.map {
+            .object(["path": .string($0.key), "message": .string($0.value)])
         }
         return .object([
             "title": .string(board.title),
@@ -158,6 +156,13 @@ extension ServeApp {
         guard case .object(var members) = JSON(card: card, includeBody: bytes != nil, body: body) else { return .null }
         members["excerpt"] = .string(BoardText.excerpt(of: body ?? ""))
         if let bytes { members["version"] = .string(version(of: bytes)) }
+        return .object(members)
+    }
+
+    /// A card as `board --json` has it, with the `excerpt` given.
+    static func cardJSON(_ card: Card, excerpt: String) -> JSON {
+        guard case .object(var members) = JSON(card: card) else { return .null }
+        members["excerpt"] = .string(excerpt)
         return .object(members)
     }
 
@@ -229,6 +234,7 @@ extension ServeApp {
     func change<T>(_ body: () throws -> T) throws(APIError) -> T {
         do {
             // The lock is held even when nothing is committed: a change checks the card's version, then writes.
+            defer { served.invalidate() }
             return try session.withChange { try store.withExclusiveAccess(body) }
         } catch let error as APIError {
             throw error

@@ -1,6 +1,7 @@
 import Foundation
 import KanbanCore
 import KanbanGit
+import KanbanWatch
 
 /// What `kanban serve` answers: the page and its assets, and the JSON API the page uses, behind the token, Host and
 /// Origin checks. One layer below is ``HTTPServer`` (bytes to requests); here requests become store calls, the same
@@ -37,6 +38,8 @@ package final class ServeApp: @unchecked Sendable {
     /// The board's git, for its status, history and sync; nil for a board that is not synced with git.
     let git: GitSyncProvider?
     let hub: EventHub
+    /// The board `GET /api/board` answers with, kept from the watcher's events (``apply(_:)``).
+    let served: ServedBoard
     var store: BoardStore { session.store }
 
     package init(settings: Settings, session: BoardSession, git: GitSyncProvider?, hub: EventHub) {
@@ -44,6 +47,19 @@ package final class ServeApp: @unchecked Sendable {
         self.session = session
         self.git = git
         self.hub = hub
+        served = ServedBoard(store: session.store)
+    }
+
+    /// Reads the board `GET /api/board` answers with, before the first request asks (start the watcher first, so that
+    /// nothing that changes meanwhile is missed).
+    package func warmUp() {
+        _ = try? served.current()
+    }
+
+    /// Follows a watcher event: the kept board, then the page's event stream.
+    package func apply(_ event: WatchEvent) {
+        served.apply(event)
+        hub.publish(eventJSON(event))
     }
 
     /// Answers `request`; every response carries the security headers.

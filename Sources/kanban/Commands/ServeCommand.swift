@@ -111,10 +111,12 @@ enum ServeCommand: KanbanCommand {
                 errorOutput.flush()
             },
             onEvent: { event in
-                hub.publish(app.eventJSON(event))
+                app.apply(event)
                 if event.kind == .rootLost { shutdown.request(.rootLost) }
             })
         try watcher.start()
+        // The board the page asks for first is read now (the watcher already running), not on its first request.
+        app.warmUp()
         let monitor = IndexMonitoring.start(store, context)
         // The page's git status follows a fetch or push made elsewhere, not only changes to cards.
         let references = ((try? context.syncProvider().referenceFiles()) ?? nil).map { files in
