@@ -1,11 +1,9 @@
 import Foundation
 
-/// The commits of a board's history as `git log --raw -z` gives them: who changed which board file, when.
-///
-/// The log is read from `git log --reverse --topo-order --full-history --no-renames -c --raw -z --no-abbrev
-/// --format=%x01%H %at %P` (see ``arguments``): parents come before their children, a commit's own changes are listed
-/// against its parent, and a merge's against all its parents at once (`-c`), so that only what the merge itself
-/// decided shows (a card it renamed, a card it merged), never what one side brought in.
+/// The commits of a board's history: who changed which board file, when. Parents come before their children, a
+/// commit's own changes are listed against its parent, and a merge's against all its parents at once, so that only
+/// what the merge itself decided shows (a card it renamed, a card it merged), never what one side brought in.
+/// KanbanGit reads it from `git log` (`HistoryLog+Git.swift`); ``BoardHistory`` works out each card's history from it.
 package struct HistoryLog: Sendable, Hashable {
     /// One commit and the board files it changed.
     package struct Commit: Sendable, Hashable {
@@ -19,6 +17,13 @@ package struct HistoryLog: Sendable, Hashable {
         package var changes: [FileChange]
 
         package var isMerge: Bool { parentCount > 1 }
+
+        package init(hash: String, time: Int64, parentCount: Int, changes: [FileChange]) {
+            self.hash = hash
+            self.time = time
+            self.parentCount = parentCount
+            self.changes = changes
+        }
     }
 
     /// One file a commit changed.
@@ -35,76 +40,19 @@ package struct HistoryLog: Sendable, Hashable {
         package var isAdded: Bool { after != nil && before.allSatisfy { $0 == nil } }
         /// Whether the commit removed the file.
         package var isDeleted: Bool { after == nil }
+
+        package init(path: String, before: [String?], after: String?) {
+            self.path = path
+            self.before = before
+            self.after = after
+        }
     }
 
     /// The commits, oldest first (parents before children).
     package var commits: [Commit]
 
-    /// The `git log` arguments whose output ``init(parsing:)`` reads, run in the board directory.
-    package static let arguments = [
-        "log", "--reverse", "--topo-order", "--full-history", "--no-renames", "-c", "--raw", "-z", "--no-abbrev",
-        "--relative", "--format=%x01%H %at %P",
-    ]
-
-    /// The board's own paths, as pathspecs for ``arguments``.
-    package static let pathspecs = ["board.md", "cards", "archive"]
-
-    /// Reads `git log` output made with ``arguments``. Records it cannot read are skipped.
-    ///
-    /// - Complexity: O(n) in the output's length; it is read byte by byte, and only hashes, objects and paths become
-    ///   strings (a history of 20,000 commits is 6 MB).
-    package init(parsing output: [UInt8]) {
-        var commits: [Commit] = []
-        output.withUnsafeBufferPointer { bytes in
-            var start = 0
-            var pendingMeta: Range<Int>?
-            while start < bytes.count {
-                let end = bytes[start...].firstIndex(of: 0) ?? bytes.count
-                defer { start = end + 1 }
-                if let meta = pendingMeta {
-                    pendingMeta = nil
-                    guard !commits.isEmpty, let change = Self.change(meta: UnsafeBufferPointer(rebasing: bytes[meta]),
-                                                                     path: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
-                    else { continue }
-                    commits[commits.count - 1].changes.append(change)
-                    continue
-                }
-                var first = start
-                while first < end, bytes[first] == UInt8(ascii: "\n") { first += 1 }
-                guard first < end else { continue }
-                if bytes[first] == 1 {
-                    if let commit = Self.commit(UnsafeBufferPointer(rebasing: bytes[(first + 1)..<end])) { commits.append(commit) }
-                } else if bytes[first] == UInt8(ascii: ":") {
-                    pendingMeta = first..<end
-                }
-            }
-        }
+    /// A history of `commits`, oldest first (KanbanGit reads one from `git log`).
+    package init(commits: [Commit]) {
         self.commits = commits
-    }
-
-    /// A commit from its header, `<hash> <author time> <parent>...`.
-    private static func commit(_ header: UnsafeBufferPointer<UInt8>) -> Commit? {
-        let words = header.split(separator: UInt8(ascii: " "))
-        guard words.count >= 2, !words[1].isEmpty else { return nil }
-        var time: Int64 = 0
-        for digit in words[1] {
-            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9"), time < Int64.max / 10 - 10 else { return nil }
-            time = time * 10 + Int64(digit - UInt8(ascii: "0"))
-        }
-        return Commit(hash: String(decoding: words[0], as: UTF8.self), time: time, parentCount: words.count - 2, changes: [])
-    }
-
-    /// A change from a raw line's fields (`:100644 100644 <old> <new> M`, with one more mode and object per parent
-    /// for a merge) and its path.
-    private static func change(meta: UnsafeBufferPointer<UInt8>, path: String) -> FileChange? {
-        let parents = meta.prefix(while: { $0 == UInt8(ascii: ":") }).count
-        let fields = UnsafeBufferPointer(rebasing: meta[parents...]).split(separator: UInt8(ascii: " "))
-        // parents + 1 modes, parents + 1 objects, the status.
-        guard fields.count == 2 * (parents + 1) + 1 else { return nil }
-        let objects = fields[(parents + 1)..<(2 * (parents + 1))].map { field -> String? in
-            field.allSatisfy { $0 == UInt8(ascii: "0") } ? nil : String(decoding: field, as: UTF8.self)
-        }
-        guard let after = objects.last else { return nil }
-        return FileChange(path: path, before: Array(objects.dropLast()), after: after)
     }
 }

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import KanbanCore
 
+/// The tests of `KanbanCore/Report`, grouped so that `--filter ReportTests` runs them all.
+@Suite struct ReportTests {}
+
 extension ReportTests {
     /// Following cards through a log: moves, renames, deletes, merges and renamed columns.
     @Suite struct BoardHistoryTests {
@@ -146,12 +149,5 @@ extension ReportTests {
             let pairs = BoardHistory.renamedColumns(from: old.map { Column(id: $0.0, name: $0.1) }, to: new.map { Column(id: $0.0, name: $0.1) })
             #expect(pairs.map { "\($0.0)→\($0.1)" } == expected)
         }
-    }
-}
-
-extension HistoryLog {
-    init(commits: [Commit]) {
-        self.init(parsing: [])
-        self.commits = commits
     }
 }

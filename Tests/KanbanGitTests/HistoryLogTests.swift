@@ -1,11 +1,9 @@
 import Foundation
 import Testing
 @testable import KanbanCore
+@testable import KanbanGit
 
-/// The tests of `KanbanCore/Report`, grouped so that `--filter ReportTests` runs them all.
-@Suite struct ReportTests {}
-
-extension ReportTests {
+extension SyncTests {
     /// Reading `git log --raw -z -c` output.
     @Suite struct HistoryLogTests {
         /// Recorded from git 2.39: a root commit, an add, and a merge that renamed a card (`AA` against both parents).
