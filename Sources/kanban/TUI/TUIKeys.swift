@@ -1,4 +1,6 @@
+import KanbanCore
 import KanbanServer
+
 /// The keys of `kanban tui`, for its help screen, `kanban tui --help` and the README.
 enum TUIKeys {
     /// Each row: the keys, and what they do.
@@ -26,4 +28,38 @@ enum TUIKeys {
         let width = table.map { $0.keys.terminalWidth }.max() ?? 0
         return table.map { indent + $0.keys.padded(toWidth: width) + "  " + $0.action }
     }
+}
+
+extension TUIKeys {
+    /// The key of each board operation (``BoardOperation``) in `kanban tui`, `(always)` for what the screen does by
+    /// itself, or why it has none: the full-screen board is for moving and editing cards.
+    static let operations: [BoardOperation: OperationAdapter] = [
+        .showBoard: .offered("(always)"),
+        .listCards: .offered("/"),
+        .searchCards: .offered("/"),
+        .showCard: .offered("e, Enter"),
+        .addCard: .offered("n"),
+        .editCard: .offered("t"),
+        .moveCard: .offered("H L, Shift+← →"),
+        .archiveCard: .offered("a"),
+        .listArchive: .absent(because: "the screen shows the columns; 'kanban list --archived' lists the archive"),
+        .unarchiveCard: .absent(because: "archived cards are not on the screen; 'u' undoes an archive made here, 'kanban unarchive' any other"),
+        .deleteCard: .offered("d"),
+        .restoreCard: .offered("u"),
+        .addColumn: .absent(because: "columns are board settings: 'kanban column' or the page's settings"),
+        .renameColumn: .absent(because: "columns are board settings: 'kanban column' or the page's settings"),
+        .collapseColumn: .absent(because: "columns are board settings: 'kanban column' or the page's settings"),
+        .moveColumn: .absent(because: "columns are board settings: 'kanban column' or the page's settings"),
+        .removeColumn: .absent(because: "columns are board settings: 'kanban column' or the page's settings"),
+        .addLabel: .absent(because: "labels are board settings: 'kanban label' or the page's settings ('#' puts one on a card)"),
+        .editLabel: .absent(because: "labels are board settings: 'kanban label' or the page's settings"),
+        .moveLabel: .absent(because: "labels are board settings: the page's settings"),
+        .removeLabel: .absent(because: "labels are board settings: 'kanban label' or the page's settings"),
+        .checkBoard: .absent(because: "a card that does not read is shown in its place with the reason; 'kanban doctor' checks the rest"),
+        .status: .absent(because: "the status line says what each change committed; 'kanban status' for the repository"),
+        .sync: .absent(because: "run 'kanban sync' beside it: the screen follows what the sync brings in"),
+        .cardHistory: .absent(because: "'kanban log CARD' in another terminal"),
+        .report: .absent(because: "'kanban report' draws it in the terminal"),
+        .followChanges: .offered("(always)"),
+    ]
 }

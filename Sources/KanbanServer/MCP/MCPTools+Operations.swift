@@ -1,0 +1,35 @@
+import KanbanCore
+
+extension MCPTools {
+    /// The tool (or method) of each board operation (``BoardOperation``) an agent uses, or why there is none: agents
+    /// work on cards; board settings are for people, and every tool listed costs an agent's context.
+    package static let operations: [BoardOperation: OperationAdapter] = [
+        .showBoard: .offered("board"),
+        .listCards: .offered("list_cards"),
+        .searchCards: .offered("search_cards"),
+        .showCard: .offered("show_card"),
+        .addCard: .offered("add_card"),
+        .editCard: .offered("update_card"),
+        .moveCard: .offered("move_card"),
+        .archiveCard: .offered("archive_card"),
+        .listArchive: .offered("list_cards"),
+        .unarchiveCard: .offered("unarchive_card"),
+        .deleteCard: .offered("delete_card"),
+        .restoreCard: .absent(because: "an agent's delete is undone from git, as a person's is"),
+        .addColumn: .absent(because: "columns are board settings, for people: 'kanban column' or the page"),
+        .renameColumn: .absent(because: "columns are board settings, for people: 'kanban column' or the page"),
+        .collapseColumn: .absent(because: "collapsing is how a person's view looks; an agent has no view"),
+        .moveColumn: .absent(because: "columns are board settings, for people: 'kanban column' or the page"),
+        .removeColumn: .absent(because: "columns are board settings, for people: 'kanban column' or the page"),
+        .addLabel: .absent(because: "labels are board settings, for people: 'kanban label' or the page; agents put existing labels on cards"),
+        .editLabel: .absent(because: "labels are board settings, for people: 'kanban label' or the page"),
+        .moveLabel: .absent(because: "labels are board settings, for people: the page"),
+        .removeLabel: .absent(because: "labels are board settings, for people: 'kanban label' or the page"),
+        .checkBoard: .absent(because: "cards that do not read are named in the board tool's answer; repairs are for 'kanban doctor --fix'"),
+        .status: .offered("board_status"),
+        .sync: .offered("sync"),
+        .cardHistory: .absent(because: "not offered yet: 'kanban log CARD --json'"),
+        .report: .absent(because: "not offered yet: 'kanban report --json'"),
+        .followChanges: .offered("resources/subscribe"),
+    ]
+}
