@@ -34,6 +34,9 @@ public struct KanbanError: Error, Sendable, Hashable {
         case locked = "locked"
         /// A search pattern that would take too long to match (a regular expression that backtracks without end).
         case patternTooExpensive = "pattern-too-expensive"
+        /// The board's sync provider could not record a change (git: no repository, a detached HEAD, a hook's
+        /// refusal): before the change, which was then not made, or after it, when it stands uncommitted.
+        case notRecorded = "not-recorded"
     }
 
     /// What went wrong.

@@ -78,8 +78,13 @@ public final class LiveBoardModel {
     /// load succeeds.
     public private(set) var problem: KanbanError?
 
+    /// What became of the last change's commit, when the model changes the board through a session.
+    public private(set) var lastCommit: CommitOutcome?
+
     /// The store the model reads and changes the board with.
     public nonisolated let store: BoardStore
+    /// The session the model changes the board through (committing as its policy says), if it was given one.
+    public nonisolated let session: BoardSession?
     @ObservationIgnored private let watching: Watching
     @ObservationIgnored private let options: WatchOptions
     @ObservationIgnored private let lifetime = WatcherLifetime()
@@ -96,6 +101,16 @@ public final class LiveBoardModel {
     ///   - options: The watcher's timing.
     public init(store: BoardStore, watching: Watching = .automatic, options: WatchOptions = WatchOptions()) {
         self.store = store
+        session = nil
+        self.watching = watching
+        self.options = options
+    }
+
+    /// A model of `session`'s board, not yet loaded, that changes the board through the session: each change
+    /// committed as its ``CommitPolicy`` says, exactly as `kanban` and `kanban serve` commit it.
+    public init(session: BoardSession, watching: Watching = .automatic, options: WatchOptions = WatchOptions()) {
+        store = session.store
+        self.session = session
         self.watching = watching
         self.options = options
     }
@@ -288,7 +303,26 @@ public final class LiveBoardModel {
 
     private func perform(_ body: @escaping @Sendable (BoardStore) throws(KanbanError) -> BoardChange) async throws(KanbanError) -> BoardChange {
         let store = self.store
-        let change = try await Self.run { () throws(KanbanError) in try body(store) }
+        guard let session else {
+            let change = try await Self.run { () throws(KanbanError) in try body(store) }
+            apply(change)
+            return change
+        }
+        let (change, outcome) = try await Self.run { () throws(KanbanError) -> (BoardChange, CommitOutcome) in
+            do {
+                return try session.change { store in
+                    let change = try body(store)
+                    return (change, [change])
+                }
+            } catch let error as KanbanError {
+                throw error
+            } catch let error as SyncError {
+                throw KanbanError(.notRecorded, error.message + (error.hint.map { " (\($0.replacingOccurrences(of: "\n", with: " ")))" } ?? ""))
+            } catch {
+                throw KanbanError(.notRecorded, "\(error)")
+            }
+        }
+        lastCommit = outcome
         apply(change)
         return change
     }

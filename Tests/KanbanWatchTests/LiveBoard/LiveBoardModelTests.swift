@@ -124,6 +124,39 @@ func firstElement<Element: Sendable>(of stream: AsyncStream<Element>, timeout: D
         #expect(!titles(model, in: "done").contains("Plan the big launch"))
     }
 
+    /// A provider that records what it commits, and can refuse every change.
+    final class RecordingProvider: SyncProvider, @unchecked Sendable {
+        let subjects = Mutex<[String]>([])
+        var refusal: SyncError?
+
+        func state() throws(SyncError) -> SyncState { SyncState() }
+        func requireCommitPossible() throws(SyncError) { if let refusal { throw refusal } }
+        func commit(paths: [String], message: CommitMessage) throws(SyncError) -> CommitResult? {
+            subjects.withLock { $0.append(message.subject) }
+            return CommitResult(commit: "0123456789", message: message, paths: paths)
+        }
+        func commitPendingChanges(message: CommitMessage?) throws(SyncError) -> CommitResult? { nil }
+        func pull() throws(SyncError) -> PullResult { PullResult(kind: .upToDate) }
+        func push() throws(SyncError) -> PushResult { PushResult(pushed: 0, upstream: "origin/main") }
+    }
+
+    @Test func aModelGivenASessionCommitsItsChangesAsKanbanDoes() async throws {
+        let board = try WatchedBoard()
+        let provider = RecordingProvider()
+        let model = LiveBoardModel(session: BoardSession(store: board.store, sync: provider, commitPolicy: .always), options: Self.options)
+        defer { model.stop() }
+        try await model.start()
+        let added = try await model.addCard(title: "Plan the launch", in: "doing")
+        #expect(model.lastCommit?.commit?.message.subject == "Add \"Plan the launch\" to Doing")
+        try await model.moveCard(try #require(added.card).slug, to: "done")
+        #expect(provider.subjects.withLock { $0 } == ["Add \"Plan the launch\" to Doing", "Move \"Plan the launch\" from Doing to Done"])
+
+        provider.refusal = SyncError(.detachedHead, "HEAD is detached: not on any branch")
+        await #expect(throws: KanbanError.self) { try await model.addCard(title: "Not made", in: "doing") }
+        #expect(!titles(model, in: "doing").contains("Not made"))
+        #expect(!FileManager.default.fileExists(atPath: board.path("cards/doing/not-made.md")))
+    }
+
     @Test func aNewColumnInBoardFileLoadsTheBoardAgain() async throws {
         let board = try WatchedBoard()
         let model = LiveBoardModel(store: board.store, options: Self.options)
