@@ -9,7 +9,16 @@ import Foundation
 /// on both (the POSIX calls it makes have the same names and meaning).
 ///
 /// CI builds and tests the Linux branches; the Darwin branches are written from Darwin's headers and not built here.
-enum Platform {
+package enum Platform {
+    /// A file's modification and status-change times and its device, as `stat` gives them on each system.
+    package static func times(of info: stat) -> (modified: timespec, changed: timespec, device: UInt64) {
+        #if os(Linux)
+        (info.st_mtim, info.st_ctim, UInt64(info.st_dev))
+        #else
+        (info.st_mtimespec, info.st_ctimespec, UInt64(UInt32(bitPattern: info.st_dev)))
+        #endif
+    }
+
     /// `pid 123: kanban sync` for the process holding the `flock` on the file `descriptor` is open on, from
     /// `/proc/locks` on Linux; nil where the system does not say (Darwin has no way to ask).
     static func lockHolder(of descriptor: Int32) -> String? {

@@ -1,3 +1,5 @@
+import KanbanCore
+
 /// Polling as a hint source: every ``WatchOptions/pollInterval`` a pass compares each card file's stamp with the
 /// index; when a pass finds changes, the settling loop asks again each settle window, and the source compares the
 /// stamps of what changed with what it saw a window before, until two agree (quiet) or the maximum delay passes.

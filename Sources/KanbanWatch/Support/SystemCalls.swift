@@ -318,21 +318,3 @@ enum SystemCalls {
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
-
-extension FileStamp {
-    init(_ info: stat) {
-        let kind: Kind
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: kind = .file
-        case S_IFDIR: kind = .directory
-        case S_IFLNK: kind = .symbolicLink
-        default: kind = .other
-        }
-        let (modified, changed, device) = Platform.times(of: info)
-        self.init(
-            device: device, inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            modified: Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec),
-            changed: Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec),
-            kind: kind)
-    }
-}
