@@ -21,7 +21,8 @@ func runServeBenchmarks(arguments: [String]) throws {
         switch argument {
         case "-h", "--help":
             print("""
-                OVERVIEW: Times kanban serve over loopback: the page's first load (HTML and GET /api/board), a move
+                OVERVIEW: Times kanban serve over loopback: the page's first load (HTML and GET /api/board), the server's own
+                time to answer for the board (HEAD /api/board), a move
                 request to its response, an external edit to its event on /api/events, and the server's memory with
                 many pages open (each holding the event stream).
 
@@ -65,6 +66,14 @@ func runServeBenchmarks(arguments: [String]) throws {
             loads.append(Date().timeIntervalSince(start) * 1000)
         }
         let load = LatencySample(milliseconds: loads)
+        // HEAD is answered as GET without the body: the server's own time to make the board's answer.
+        var answers: [Double] = []
+        for _ in 0..<5 {
+            let start = Date()
+            _ = try server.request("HEAD", "/api/board")
+            answers.append(Date().timeIntervalSince(start) * 1000)
+        }
+        let answer = LatencySample(milliseconds: answers)
         let slugs = try GeneratedBoard.cardFilePaths(in: board.directory).filter { $0.hasPrefix("cards/") }
             .map { String($0.split(separator: "/").last!.dropLast(3)) }
         var moveTimes: [Double] = []
@@ -97,6 +106,7 @@ func runServeBenchmarks(arguments: [String]) throws {
         print("""
             \(grouped(size)) cards (GET /api/board \(payload / 1024) KiB):
               first load (HTML + board JSON)  \(serveSummary(load))   (target < 1000 ms: \(verdict(load.median < 1000)))
+              board answer, server side       \(serveSummary(answer))   (HEAD /api/board; target < 50 ms: \(verdict(answer.median < 50)))
               move request → response         \(serveSummary(move))   (target < 100 ms: \(verdict(move.median < 100)))
               external edit → event           \(serveSummary(edit))   (target < settle 50 + 100 ms: \(verdict(edit.percentile(95) < 150)))
               server memory with \(pages) pages open: \(memory.map { "\($0) MB" } ?? "n/a")
