@@ -143,12 +143,13 @@ extension MCPTools {
             run: { tools, _ throws(MCPToolError) in try tools.boardStatus() }),
         MCPTool(
             name: "sync", title: "Sync with git",
-            description: "Runs 'kanban sync': commits pending board changes, pulls (merging card by card) and pushes. Returns "
-                + "its messages; a sync that fails is an error with its messages (nothing is lost). Only when the user asks for it.",
+            description: "Does what 'kanban sync' does: commits pending board changes, pulls (merging card by card) and pushes. Returns "
+                + "its messages and steps; a sync that fails is an error with its messages (nothing is lost). Only when the user asks for it.",
             isReadOnly: false, isIdempotent: false,
             properties: { _ in ["no_push": boolean("Commit and pull, but do not push.")] },
-            output: object(["ok": .object(["type": .string("boolean")]), "messages": .object(["type": .string("array"), "items": .object(["type": .string("string")])])],
-                           required: ["ok", "messages"]),
+            output: object(["ok": .object(["type": .string("boolean")]), "messages": .object(["type": .string("array"), "items": .object(["type": .string("string")])]),
+                            "steps": .object(["type": .string("array"), "items": .object(["type": .string("object")])])],
+                           required: ["ok", "messages", "steps"]),
             run: { tools, arguments throws(MCPToolError) in try tools.sync(arguments) }),
     ]
 }

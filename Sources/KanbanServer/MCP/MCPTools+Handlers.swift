@@ -235,12 +235,13 @@ extension MCPTools {
         let session = try board.requireSession()
         let noPush = try arguments.bool("no_push")
         let board = try? session.store.loadBoard()
-        var lines: [String] = []
+        var steps: [SyncStep] = []
         do throws(SyncError) {
-            _ = try session.sync(pushing: !noPush) { step in lines += step.lines(board: board).map(\.text) }
+            _ = try session.sync(pushing: !noPush) { steps.append($0) }
         } catch {
-            throw MCPToolError((["kanban sync failed:"] + lines + error.lines).joined(separator: "\n"))
+            let lines = steps.flatMap { $0.lines(board: board) }.map(\.text) + error.lines
+            throw MCPToolError((["kanban sync failed:"] + lines).joined(separator: "\n"))
         }
-        return .object(["ok": .bool(true), "messages": .array(lines.map(JSON.string))])
+        return SyncJSON.json(steps: steps, board: board)
     }
 }

@@ -207,15 +207,14 @@ extension ServeApp {
     /// `POST /api/sync`: what `kanban sync` does, as a library call; its lines as the messages (a failure's too).
     func sync() -> HTTPResponse {
         let board = try? store.loadBoard()
-        var lines: [String] = []
-        var succeeded = true
+        var steps: [SyncStep] = []
+        var failure: SyncError?
         do throws(SyncError) {
-            _ = try session.sync { step in lines += step.lines(board: board).map(\.text) }
+            _ = try session.sync { steps.append($0) }
         } catch {
-            succeeded = false
-            lines += error.lines
+            failure = error
         }
-        return .json(JSON.object(["ok": .bool(succeeded), "messages": .array(lines.map(JSON.string))]).rendered(pretty: false))
+        return .json(SyncJSON.json(steps: steps, error: failure, board: board).rendered(pretty: false))
     }
 
     // MARK: Changing

@@ -1,5 +1,6 @@
 import KanbanCore
 import KanbanGit
+import KanbanServer
 
 /// `kanban sync [--no-push]`: commit the board's pending changes, pull, push.
 enum SyncCommand: KanbanCommand {
@@ -32,6 +33,7 @@ enum SyncCommand: KanbanCommand {
             """,
         options: [
             .flag("no-push", help: "Commit and pull, but do not push."),
+            .flag("json", help: "Print what the sync did as JSON on standard output: {\"ok\", \"steps\", \"messages\", \"error\"}, each step with \"step\" (finished-merge, committed, pulled, pushed). The exit status is the same."),
         ],
         exitStatuses: [
             ExitStatusHelp(.success, "The board is committed and in sync with its upstream."),
@@ -43,12 +45,17 @@ enum SyncCommand: KanbanCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
         let session = try context.session()
         let board = try? session.store.loadBoard()
+        let isJSON = arguments.flag("json")
+        var steps: [SyncStep] = []
         do throws(SyncError) {
             _ = try session.sync(pushing: !arguments.flag("no-push")) { step in
-                for line in step.lines(board: board) { show(line, context: context) }
+                steps.append(step)
+                if !isJSON { for line in step.lines(board: board) { show(line, context: context) } }
             }
+            if isJSON { context.printJSON(SyncJSON.json(steps: steps, board: board)) }
             return .success
         } catch {
+            if isJSON { context.printJSON(SyncJSON.json(steps: steps, error: error, board: board)) }
             context.report(error)
             return error.code == .conflict ? conflictStatus : .failure
         }
