@@ -7,6 +7,9 @@ package indirect enum JSON: Sendable, Equatable {
     case null
     case array([JSON])
     case object([String: JSON])
+    /// A value rendered already, as compact JSON, written as it is (a server keeps its cards' JSON rendered). Only
+    /// for compact output: it is not indented.
+    case rendered(String)
 
     /// Compact JSON on one line (for `--json` on streams and arrays printed one per line) or indented.
     package func rendered(pretty: Bool = true) -> String {
@@ -25,6 +28,8 @@ package indirect enum JSON: Sendable, Equatable {
             output += value ? "true" : "false"
         case .null:
             output += "null"
+        case .rendered(let text):
+            output += text
         case .array(let items):
             if items.isEmpty {
                 output += "[]"

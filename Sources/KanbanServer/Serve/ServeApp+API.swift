@@ -119,21 +119,24 @@ package struct APIBody {
 extension ServeApp {
     // MARK: Reading
 
-    /// `GET /api/board`: `board --json`, each card with its `excerpt`, plus `readOnly`, `template` and `problems`.
-    func boardJSON() throws(APIError) -> JSON {
-        let (live, excerpts) = try call { () throws(KanbanError) in try served.current() }
+    /// `GET /api/board`: `board --json`, each card with its `excerpt`, plus `readOnly`, `template` and `problems`; made
+    /// from the kept board and kept until the board changes.
+    func boardAnswer() throws(APIError) -> String {
+        let (kept, generation) = try call { () throws(KanbanError) in try served.current() }
+        if let answer = kept.answer { return answer }
+        let live = kept.board
         let board = live.board
         // A card that does not read is a problem, not a card: the page draws its stand-in from the problem.
         let columns: [JSON] = live.columns.map { column in
             .object(["id": .string(column.id), "name": .string(column.name), "collapsed": .bool(column.isCollapsed),
                      "cards": .array(column.cards.filter { live.problems[$0.path] == nil }.map { card in
-                         Self.cardJSON(card, excerpt: excerpts[card.path] ?? "")
+                         kept.cards[card.path].map(JSON.rendered) ?? Self.cardJSON(card, excerpt: "")
                      })])
         }
         let problems: [JSON] = live.problems.sorted { $0.key < $1.key }.map {
             .object(["path": .string($0.key), "message": .string($0.value)])
         }
-        return .object([
+        let answer = JSON.object([
             "title": .string(board.title),
             "columns": .array(columns),
             "labels": .array(board.labels.map { label in
@@ -142,7 +145,9 @@ extension ServeApp {
             "readOnly": .bool(settings.isReadOnly),
             "template": .string(board.cardTemplate),
             "problems": .array(problems),
-        ])
+        ]).rendered(pretty: false)
+        served.keep(answer: answer, for: generation)
+        return answer
     }
 
     func archiveResponse() throws(APIError) -> HTTPResponse {

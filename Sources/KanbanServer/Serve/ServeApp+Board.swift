@@ -13,7 +13,7 @@ extension ServeApp {
         try change {
             try commit(try store.addColumn(id: id, name: name, at: index), message: .board("Add column \(Self.quoted(name))", "Column", id))
         }
-        return .json(try boardJSON().rendered(pretty: false))
+        return .json(try boardAnswer())
     }
 
     /// `PATCH /api/columns/:column`: its name and/or whether it is collapsed.
@@ -29,7 +29,7 @@ extension ServeApp {
                 try commit(try store.setColumnCollapsed(id, collapsed), message: .board("\(collapsed ? "Collapse" : "Expand") column \(id)", "Column", id))
             }
         }
-        return .json(try boardJSON().rendered(pretty: false))
+        return .json(try boardAnswer())
     }
 
     /// `POST /api/columns/:column/move` with `index`, 0 for the first place.
@@ -39,7 +39,7 @@ extension ServeApp {
             let change = try store.moveColumn(id, to: index)
             try commit(change, message: .board("Move column \(id) to position \(index + 1)", "Column", id))
         }
-        return .json(try boardJSON().rendered(pretty: false))
+        return .json(try boardAnswer())
     }
 
     /// `DELETE /api/columns/:column`, with `moveCardsTo` when it holds cards.
@@ -49,7 +49,7 @@ extension ServeApp {
             try commit(try store.removeColumn(id, movingCardsTo: target),
                        message: .board("Remove column \(id)" + (target.map { " (moving its cards to \($0))" } ?? ""), "Column", id))
         }
-        return .json(try boardJSON().rendered(pretty: false))
+        return .json(try boardAnswer())
     }
 
     // MARK: Labels (each answers with the board)
@@ -60,7 +60,7 @@ extension ServeApp {
         let name = try body.string("name")
         let color = try body.string("color")
         try change { try commit(try store.addLabel(id: id, name: name, color: color), message: .board("Add label \(id)", "Label", id)) }
-        return .json(try boardJSON().rendered(pretty: false))
+        return .json(try boardAnswer())
     }
 
     /// `PATCH /api/labels/:label`: its name and/or colour.
@@ -69,7 +69,7 @@ extension ServeApp {
         let color = try body.string("color")
         guard name != nil || color != nil else { throw .badRequest("give 'name' and/or 'color'") }
         try change { try commit(try store.renameLabel(id, to: name, color: color), message: .board("Change label \(id)", "Label", id)) }
-        return .json(try boardJSON().rendered(pretty: false))
+        return .json(try boardAnswer())
     }
 
     /// `POST /api/labels/:label/move` with `index`, 0 for the first place.
@@ -79,7 +79,7 @@ extension ServeApp {
             let change = try store.moveLabel(id, to: index)
             try commit(change, message: .board("Move label \(id) to position \(index + 1)", "Label", id))
         }
-        return .json(try boardJSON().rendered(pretty: false))
+        return .json(try boardAnswer())
     }
 
     /// `DELETE /api/labels/:label`, with `strip` to take it off every card too.
@@ -88,7 +88,7 @@ extension ServeApp {
         try change {
             try commit(try store.removeLabel(id, strippingCards: strip), message: .board("Remove label \(id)" + (strip ? " from the board and its cards" : ""), "Label", id))
         }
-        return .json(try boardJSON().rendered(pretty: false))
+        return .json(try boardAnswer())
     }
 
     static func quoted(_ text: String) -> String { "\"\(text)\"" }

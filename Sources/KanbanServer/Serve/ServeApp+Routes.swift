@@ -6,7 +6,7 @@ extension ServeApp {
         ServeRoute("GET", "/report") { app, match throws(APIError) in app.report(match.request.query) },
         ServeRoute("GET", "/favicon.ico") { _, _ throws(APIError) in HTTPResponse(status: .noContent) },
 
-        ServeRoute("GET", "/api/board") { app, _ throws(APIError) in .json(try app.boardJSON().rendered(pretty: false)) },
+        ServeRoute("GET", "/api/board") { app, _ throws(APIError) in .json(try app.boardAnswer()) },
         ServeRoute("GET", "/api/archive") { app, _ throws(APIError) in try app.archiveResponse() },
         ServeRoute("GET", "/api/events") { app, _ throws(APIError) in app.events() },
         ServeRoute("GET", "/api/search") { app, match throws(APIError) in try app.search(match.request.query["q"] ?? "") },

@@ -47,13 +47,13 @@ package final class ServeApp: @unchecked Sendable {
         self.session = session
         self.git = git
         self.hub = hub
-        served = ServedBoard(store: session.store)
+        served = ServedBoard(store: session.store) { card, body in Self.cardJSON(card, excerpt: BoardText.excerpt(of: body ?? "")).rendered(pretty: false) }
     }
 
     /// Reads the board `GET /api/board` answers with, before the first request asks (start the watcher first, so that
     /// nothing that changes meanwhile is missed).
     package func warmUp() {
-        _ = try? served.current()
+        _ = try? boardAnswer()
     }
 
     /// Follows a watcher event: the kept board, then the page's event stream.

@@ -5,51 +5,71 @@ import Synchronization
 /// The board `GET /api/board` answers with, kept from the watcher's events instead of read whole for each request
 /// (a board of 10,000 cards took 282 ms to read with its bodies; rendering the kept board takes a fraction).
 ///
-/// It is a ``LiveBoard`` (what the TUI and apps keep) and each card's excerpt. The first request reads the board;
-/// each watcher event then changes only its card (reading that card's body for its excerpt). What the watcher
+/// It is a ``LiveBoard`` (what the TUI and apps keep) and each card's JSON (with its excerpt) rendered, and the
+/// last answer made from them. The board is read at start; each watcher event then changes only its card (reading
+/// that card's body for its excerpt) and drops the answer, which the next request makes again from the cards' JSON. What the watcher
 /// cannot follow card by card (`board.md`, columns added or removed) and every change this server makes drop the
 /// kept board, and the next request reads it again. An event that comes while a request is reading the board makes
 /// that reading a one-off: it is answered, not kept.
 package final class ServedBoard: Sendable {
+    /// The board as kept: the live board, each card's JSON by path, and the answer made from them (if made).
+    package struct Kept: Sendable {
+        package var board: LiveBoard
+        package var cards: [String: String]
+        package var answer: String?
+    }
+
     private struct State {
-        var kept: (board: LiveBoard, excerpts: [String: String])?
-        /// Counts every event and drop: a reading kept only when none came while it read.
+        var kept: Kept?
+        /// Counts every event and drop: a reading (or an answer) is kept only when none came meanwhile.
         var generation = 0
     }
 
     package let store: BoardStore
     private let state = Mutex(State())
 
-    package init(store: BoardStore) {
+    /// Renders a card as the answer has it, given its body.
+    private let render: @Sendable (Card, String?) -> String
+
+    package init(store: BoardStore, render: @escaping @Sendable (Card, String?) -> String) {
         self.store = store
+        self.render = render
     }
 
-    /// The board and each card's excerpt by path, read now when nothing is kept.
-    package func current() throws(KanbanError) -> (board: LiveBoard, excerpts: [String: String]) {
+    /// The board as kept, read now when nothing is; and the generation it belongs to (for ``keep(answer:for:)``).
+    package func current() throws(KanbanError) -> (kept: Kept, generation: Int) {
         let (kept, generation) = state.withLock { ($0.kept, $0.generation) }
-        if let kept { return kept }
+        if let kept { return (kept, generation) }
         let snapshot = try store.load(includeBodies: true)
-        var excerpts: [String: String] = [:]
-        for card in snapshot.cards { excerpts[card.path] = BoardText.excerpt(of: card.body ?? "") }
-        let read = (board: LiveBoard(snapshot: snapshot), excerpts: excerpts)
+        var cards: [String: String] = [:]
+        for card in snapshot.cards where !card.isArchived { cards[card.path] = render(card, card.body) }
+        let read = Kept(board: LiveBoard(snapshot: snapshot), cards: cards)
         state.withLock { if $0.generation == generation { $0.kept = read } }
-        return read
+        return (read, generation)
+    }
+
+    /// Keeps the answer made from the board of `generation`, unless the board changed since.
+    package func keep(answer: String, for generation: Int) {
+        state.withLock { state in
+            if state.generation == generation { state.kept?.answer = answer }
+        }
     }
 
     /// Follows an event of the watcher.
     package func apply(_ event: WatchEvent) {
-        // The body is read before the lock: a request is never kept waiting on a file.
-        var excerpt: String?
+        // The card is read and rendered before the lock: a request is never kept waiting on a file.
+        var rendered: String?
         if [.created, .modified, .moved, .renamed, .unarchived].contains(event.kind), let card = event.card {
-            excerpt = BoardText.excerpt(of: (try? store.body(of: card)) ?? "")
+            rendered = render(card, try? store.body(of: card))
         }
         state.withLock { state in
             state.generation += 1
             guard var kept = state.kept else { return }
             switch kept.board.apply(event) {
             case .applied:
-                for path in [event.previousPath, event.path].compactMap({ $0 }) { kept.excerpts[path] = nil }
-                if let excerpt, let path = event.card?.path { kept.excerpts[path] = excerpt }
+                for path in [event.previousPath, event.path].compactMap({ $0 }) { kept.cards[path] = nil }
+                if let rendered, let path = event.card?.path { kept.cards[path] = rendered }
+                kept.answer = nil
                 state.kept = kept
             case .needsReload, .rootLost:
                 state.kept = nil
