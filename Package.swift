@@ -13,9 +13,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "KanbanCore"),
-        // Child processes (git, hooks, kanban itself), kept out of KanbanCore, which spawns none.
+        // Child processes (git, hooks, `kanban watch --exec` commands), kept out of KanbanCore, which spawns none.
         .target(name: "KanbanSubprocess", dependencies: ["KanbanCore"]),
-        .target(name: "KanbanWatch", dependencies: ["KanbanCore", "KanbanSubprocess"]),
+        .target(name: "KanbanWatch", dependencies: ["KanbanCore"]),
         .target(name: "KanbanGit", dependencies: ["KanbanCore", "KanbanSubprocess"]),
         // The servers every surface but the terminal goes through: HTTP and the page's app (`kanban serve`), MCP
         // (`kanban mcp`), the JSON shapes and the HTML report; built on the board session, not on a command line.

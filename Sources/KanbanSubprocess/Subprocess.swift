@@ -125,7 +125,7 @@ package enum Subprocess {
 
     /// Sends `SIGTERM` to the child's process group, gives it ``terminationGrace``, then `SIGKILL`s whatever is left,
     /// and reaps the child. Returns its wait status.
-    private static func terminateGroup(_ pid: pid_t) -> Int32 {
+    static func terminateGroup(_ pid: pid_t) -> Int32 {
         _ = kill(-pid, SIGTERM)
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: terminationGrace)
@@ -149,7 +149,7 @@ package enum Subprocess {
     }
 
     /// A descriptor open on an unlinked file in `directory` holding `bytes`, positioned at its start.
-    private static func inputFile(_ bytes: [UInt8], temporaryDirectory directory: String) throws(SubprocessStartError) -> Int32 {
+    static func inputFile(_ bytes: [UInt8], temporaryDirectory directory: String) throws(SubprocessStartError) -> Int32 {
         var template = Array((directory + "/kanban-input-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw SubprocessStartError(code: errno) }
@@ -258,7 +258,7 @@ package enum Subprocess {
     }
 
     /// The exit code from a `waitpid` status, or `128 + signal` for a process a signal ended.
-    private static func exitStatus(_ status: Int32) -> Int32 {
+    static func exitStatus(_ status: Int32) -> Int32 {
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }

@@ -35,34 +35,6 @@ enum Platform {
         return .success((descriptors[0], descriptors[1]))
     }
 
-    /// The flags for `send(2)` on a socket from ``socketPair(nonBlocking:)`` so that a peer gone away is an error,
-    /// not SIGPIPE.
-    static var sendFlags: Int32 {
-        #if os(Linux)
-        Int32(MSG_NOSIGNAL)
-        #else
-        0  // the socket has SO_NOSIGPIPE
-        #endif
-    }
-
-    /// `SHUT_RD` and `SHUT_WR` as `shutdown(2)` takes them.
-    static var shutdownReading: Int32 {
-        #if os(Linux)
-        Int32(SHUT_RD)
-        #else
-        SHUT_RD
-        #endif
-    }
-
-    /// See ``shutdownReading``.
-    static var shutdownWriting: Int32 {
-        #if os(Linux)
-        Int32(SHUT_WR)
-        #else
-        SHUT_WR
-        #endif
-    }
-
     /// An opaque identity of the calling thread: `pthread_t` is an integer on Linux and a pointer on Darwin.
     static func currentThread() -> UInt {
         #if os(Linux)

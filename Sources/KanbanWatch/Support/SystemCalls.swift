@@ -1,5 +1,4 @@
 import KanbanCore
-import KanbanSubprocess
 
 #if canImport(Glibc)
 import Glibc
@@ -229,64 +228,6 @@ enum SystemCalls {
         guard check == 0 else { return .missing }
         guard FileStamp(current) == after else { return .changing }
         return .read(bytes, after)
-    }
-
-    // MARK: Processes
-
-    /// Starts `/bin/sh -c command` in a process group of its own, with default signal handling and an empty
-    /// signal mask (whatever this process blocks), standard input from `input`, standard output sent to this
-    /// process's standard error (so it never mixes with events on standard output), standard error inherited.
-    static func spawnShell(_ command: String, environment: [String: String], input: Int32) -> Result<pid_t, SystemCallError> {
-        Subprocess.spawnInOwnGroup("/bin/sh", ["-c", command], environment: environment, input: input, output: 2, errors: nil)
-            .mapError { SystemCallError(call: "posix_spawn", path: "/bin/sh", code: $0.code) }
-    }
-
-    /// A one-way channel for a child's standard input: a socket pair made close-on-exec in one call (Swift's
-    /// Glibc module has no `pipe2`), so no other thread's child inherits it.
-    static func inputChannel() -> Result<(reader: Int32, writer: Int32), SystemCallError> {
-        Platform.socketPair(nonBlocking: false).map { reader, writer in
-            _ = shutdown(reader, Platform.shutdownWriting)
-            _ = shutdown(writer, Platform.shutdownReading)
-            return (reader, writer)
-        }
-    }
-
-    /// Sends all of `bytes` without raising SIGPIPE; stops early when the reader has gone.
-    static func sendAll(_ descriptor: Int32, _ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { buffer in
-                retrying { send(descriptor, buffer.baseAddress, buffer.count, Platform.sendFlags) }
-            }
-            if count <= 0 { return }
-            offset += count
-        }
-    }
-
-    /// How a child ended.
-    enum ChildStatus: Sendable, Equatable {
-        case exited(Int32)
-        case signaled(Int32)
-    }
-
-    /// The child's status if it has ended (it is then reaped), nil while it runs.
-    static func status(ofChild pid: pid_t) -> ChildStatus? {
-        var status: Int32 = 0
-        let result = retrying { waitpid(pid, &status, WNOHANG) }
-        guard result == pid else { return result < 0 ? .exited(-1) : nil }
-        let signal = status & 0x7f
-        return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
-    }
-
-    /// Sends `signal` to the child's whole process group.
-    static func signalGroup(_ pid: pid_t, _ signal: Int32) {
-        _ = kill(-pid, signal)
-    }
-
-    /// Sleeps a few milliseconds (a signal cutting it short is harmless here).
-    static func nap(milliseconds: Int) {
-        var request = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
-        _ = nanosleep(&request, nil)
     }
 
     // MARK: Clocks

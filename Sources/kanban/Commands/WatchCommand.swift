@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import KanbanCore
 import KanbanServer
+import KanbanSubprocess
 import KanbanWatch
 import Synchronization
 

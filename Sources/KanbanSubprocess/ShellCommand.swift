@@ -8,7 +8,8 @@ import Darwin
 /// input on standard input, a time limit after which the whole group gets SIGTERM and then SIGKILL, so that
 /// nothing it started outlives it.
 ///
-/// Shared with the `kanban` executable, which decides what to run and how to report the outcome.
+/// The watcher's `kanban watch --exec` runs it; the `kanban` executable decides what to run and how to report the
+/// outcome.
 package enum ShellCommand {
     /// How a run ended.
     package enum Outcome: Sendable, Equatable {
@@ -33,53 +34,39 @@ package enum ShellCommand {
     ///   - isCancelled: Asked every few milliseconds; true stops the command.
     package static func run(_ command: String, environment: [String: String], input: [UInt8], timeout: Duration,
                             isCancelled: () -> Bool = { false }) -> Outcome {
-        let channel: (reader: Int32, writer: Int32)
-        switch SystemCalls.inputChannel() {
-        case .success(let opened): channel = opened
-        case .failure(let error): return .failedToStart(error.description)
+        // The input from an unlinked file, as Subprocess.run gives it: a command that never reads it blocks nothing.
+        let directory = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let inputDescriptor: Int32
+        do throws(SubprocessStartError) {
+            inputDescriptor = try Subprocess.inputFile(input, temporaryDirectory: directory)
+        } catch {
+            return .failedToStart(error.reason)
         }
-        let spawned = SystemCalls.spawnShell(command, environment: environment, input: channel.reader)
-        SystemCalls.closeDescriptor(channel.reader)
+        // Standard output goes to this process's standard error, so it never mixes with events on standard output.
+        let spawned = Subprocess.spawnInOwnGroup("/bin/sh", ["-c", command], environment: environment, input: inputDescriptor,
+                                                 output: 2, errors: nil)
+        close(inputDescriptor)
         let pid: pid_t
         switch spawned {
-        case .success(let child):
-            pid = child
-        case .failure(let error):
-            SystemCalls.closeDescriptor(channel.writer)
-            return .failedToStart(error.description)
+        case .success(let child): pid = child
+        case .failure(let error): return .failedToStart("cannot start /bin/sh: \(error.reason)")
         }
-        SystemCalls.sendAll(channel.writer, input)
-        SystemCalls.closeDescriptor(channel.writer)
 
         let deadline = ContinuousClock.now + timeout
         while true {
-            if let status = SystemCalls.status(ofChild: pid) {
-                switch status {
-                case .exited(let code): return .exited(code)
-                case .signaled(let signal): return .signaled(signal)
-                }
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid {
+                let signal = status & 0x7f
+                return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
             }
+            if result < 0 && errno != EINTR { return .exited(-1) }
             let cancelled = isCancelled()
             if cancelled || ContinuousClock.now >= deadline {
-                stop(pid)
+                _ = Subprocess.terminateGroup(pid)
                 return cancelled ? .cancelled : .timedOut
             }
-            SystemCalls.nap(milliseconds: 10)
+            Subprocess.pause(.milliseconds(10))
         }
-    }
-
-    /// SIGTERM to the group, a second's grace, then SIGKILL; reaps the child.
-    private static func stop(_ pid: pid_t) {
-        SystemCalls.signalGroup(pid, SIGTERM)
-        let grace = ContinuousClock.now + .seconds(1)
-        while ContinuousClock.now < grace {
-            if SystemCalls.status(ofChild: pid) != nil {
-                SystemCalls.signalGroup(pid, SIGKILL)  // whatever it left behind in its group
-                return
-            }
-            SystemCalls.nap(milliseconds: 10)
-        }
-        SystemCalls.signalGroup(pid, SIGKILL)
-        while SystemCalls.status(ofChild: pid) == nil { SystemCalls.nap(milliseconds: 10) }
     }
 }
