@@ -12,6 +12,7 @@ let package = Package(
         .executableTarget(name: "BoardApp", dependencies: [
             .product(name: "KanbanCore", package: "kanban"),
             .product(name: "KanbanWatch", package: "kanban"),
+            .product(name: "KanbanGit", package: "kanban"),
         ]),
     ]
 )

@@ -1,6 +1,7 @@
 // A headless stand-in for a Mac or iPad app: it opens a copy of the sample board in a live board model, prints
 // every change the model applies, makes a change through the model, writes a card as another program would,
-// and exits once the model has shown both; then it merges two copies of a card with the sync rules. Run it with `swift run --package-path Examples/BoardApp [board]`.
+// and exits once the model has shown both; then it merges two copies of a card with the sync rules, and commits
+// and syncs the board with git as `kanban` does. Run it with `swift run --package-path Examples/BoardApp [board]`.
 import Foundation
 import KanbanCore
 import KanbanWatch
@@ -84,3 +85,11 @@ print("\(firstColumn): \(titles.joined(separator: ", "))")
 guard let merged = mergeTwoCopies(ofCardIn: copy) else { fail("no card to merge") }
 guard merged.contains("example") && merged.contains("A line added on the other copy.") else { fail("the merge lost a change:\n\(merged)") }
 print("merged two copies of a card: the label and the line are both in it")
+
+// The same commits and sync as `kanban`, through the libraries (skipped where git is not installed).
+do {
+    for line in try commitAndSync(boardAt: copy) { print("git: \(line)") }
+} catch {
+    print("git: skipped (\(error))")
+}
+defer { try? FileManager.default.removeItem(atPath: copy + ".git-remote") }
