@@ -238,7 +238,6 @@ extension ServeApp {
     func change<T>(_ body: () throws -> T) throws(APIError) -> T {
         do {
             // The lock is held even when nothing is committed: a change checks the card's version, then writes.
-            defer { served.invalidate() }
             return try session.withChange { try store.withExclusiveAccess(body) }
         } catch let error as APIError {
             throw error

@@ -112,6 +112,8 @@ extension ServeApp {
 
     /// Commits `change` when committing is asked for, with the message the matching command writes.
     func commit(_ change: BoardChange, message: CommitMessage? = nil) throws {
+        // The kept board follows the change first: a commit that fails leaves the change made.
+        served.follow(change)
         _ = try session.commit([change], message: message)
     }
 }

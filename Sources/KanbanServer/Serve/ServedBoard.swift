@@ -8,8 +8,8 @@ import Synchronization
 /// It is a ``LiveBoard`` (what the TUI and apps keep) and each card's JSON (with its excerpt) rendered, and the
 /// last answer made from them. The board is read at start; each watcher event then changes only its card (reading
 /// that card's body for its excerpt) and drops the answer, which the next request makes again from the cards' JSON. What the watcher
-/// cannot follow card by card (`board.md`, columns added or removed) and every change this server makes drop the
-/// kept board, and the next request reads it again. An event that comes while a request is reading the board makes
+/// cannot follow card by card (`board.md`, columns added or removed) drops the kept board, and the next request
+/// reads it again; a change this server makes is followed as it is made (``follow(_:)``). An event that comes while a request is reading the board makes
 /// that reading a one-off: it is answered, not kept.
 package final class ServedBoard: Sendable {
     /// The board as kept: the live board, each card's JSON by path, and the answer made from them (if made).
@@ -74,6 +74,26 @@ package final class ServedBoard: Sendable {
             case .needsReload, .rootLost:
                 state.kept = nil
             }
+        }
+    }
+
+    /// Follows a change this server made: its card leaves its old place and takes its new one. A change of
+    /// `board.md`, or one that re-keyed neighbours to make room, drops the kept board instead.
+    package func follow(_ change: BoardChange) {
+        let others = change.writtenPaths.filter { $0 != change.card?.path && $0.hasPrefix("cards/") }
+        guard !change.paths.contains("board.md"), others.isEmpty else {
+            invalidate()
+            return
+        }
+        let rendered = change.card.flatMap { $0.isArchived ? nil : render($0, try? store.body(of: $0)) }
+        state.withLock { state in
+            state.generation += 1
+            guard var kept = state.kept else { return }
+            kept.board.apply(change)
+            for path in [change.previous?.path].compactMap({ $0 }) + change.removedPaths { kept.cards[path] = nil }
+            if let rendered, let path = change.card?.path { kept.cards[path] = rendered }
+            kept.answer = nil
+            state.kept = kept
         }
     }
 
