@@ -22,7 +22,7 @@ extension KanbanTool {
         .removeColumn: .offered("kanban column remove"),
         .addLabel: .offered("kanban label add"),
         .editLabel: .offered("kanban label rename"),
-        .moveLabel: .absent(because: "the order of labels is a display choice: the page's settings drag them, or reorder them in board.md"),
+        .moveLabel: .offered("kanban label move"),
         .removeLabel: .offered("kanban label remove"),
         .checkBoard: .offered("kanban doctor"),
         .status: .offered("kanban status"),

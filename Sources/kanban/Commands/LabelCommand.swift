@@ -2,7 +2,7 @@ import Foundation
 import KanbanCore
 import KanbanServer
 
-/// `kanban label list|add|rename|remove ...`: the labels declared in board.md.
+/// `kanban label list|add|rename|move|remove ...`: the labels declared in board.md.
 enum LabelCommand: KanbanCommand {
     static func changesBoard(_ arguments: ParsedArguments) -> Bool { true }
 
@@ -20,9 +20,10 @@ enum LabelCommand: KanbanCommand {
               kanban label add urgent Urgent --colour "#e74c3c"
               kanban label rename bug Defect
               kanban label rename bug --colour "#c0392b"
+              kanban label move urgent --first
               kanban label remove wontfix --strip
             """,
-        subcommands: [list, add, rename, remove],
+        subcommands: [list, add, rename, move, remove],
         defaultSubcommand: "list")
 
     static let list = CommandSpec(
@@ -60,6 +61,20 @@ enum LabelCommand: KanbanCommand {
         ],
         options: [colour])
 
+    static let move = CommandSpec(
+        name: "move",
+        abstract: "Change a label's place in the order boards list labels in.",
+        usage: "kanban label move <id> (--to <position> | --before <label> | --after <label> | --first | --last)",
+        arguments: [.required("id", help: "The label's id.")],
+        options: [
+            .option("to", valueName: "position", help: "Put it at this place, 1 being the first label."),
+            .option("before", valueName: "label", help: "Put it just before this label."),
+            .option("after", valueName: "label", help: "Put it just after this label."),
+            .flag("first", help: "Make it the first label."),
+            .flag("last", help: "Make it the last label."),
+        ],
+        exclusiveOptions: [["to", "before", "after", "first", "last"]])
+
     static let remove = CommandSpec(
         name: "remove",
         abstract: "Remove a label from board.md, and with --strip from the cards too.",
@@ -75,6 +90,7 @@ enum LabelCommand: KanbanCommand {
         switch arguments.subcommandPath.dropFirst().first {
         case "add": return try runAdd(arguments, context)
         case "rename": return try runRename(arguments, context)
+        case "move": return try runMove(arguments, context)
         case "remove": return try runRemove(arguments, context)
         default: return try runList(arguments, context)
         }
@@ -206,6 +222,44 @@ enum LabelCommand: KanbanCommand {
             throw KanbanError(.invalidArgument, "a label needs a one-line name")
         }
         return trimmed
+    }
+
+    static func runMove(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+        let id = arguments.argument("id") ?? ""
+        guard let choice = try arguments.exclusiveOption(among: ["to", "before", "after", "first", "last"]) else {
+            throw arguments.usageError("say where to: --to N, --before ID, --after ID, --first or --last")
+        }
+        let store = try context.store()
+        let board = try store.loadBoard()
+        guard let from = board.labels.firstIndex(where: { $0.id == id }) else { throw labelNotFound(id, board: board) }
+        // The library takes the label out, then inserts it at the index, so places are counted without it.
+        let others = board.labels.filter { $0.id != id }
+        let count = board.labels.count
+        let index: Int
+        switch choice {
+        case "to":
+            let text = arguments.value("to") ?? ""
+            guard let position = Int(text), position >= 1 else {
+                throw arguments.usageError("'--to' takes a position from 1 (the first label), not '\(text)'")
+            }
+            guard position <= count else { throw KanbanError(.invalidArgument, "position \(position) is out of range: use 1 to \(count)") }
+            index = position - 1
+        case "before", "after":
+            let reference = arguments.value(choice) ?? ""
+            guard reference != id else { throw KanbanError(.invalidArgument, "cannot put label '\(id)' \(choice) itself") }
+            guard let referenceIndex = others.firstIndex(where: { $0.id == reference }) else { throw labelNotFound(reference, board: board) }
+            index = choice == "before" ? referenceIndex : referenceIndex + 1
+        case "first": index = 0
+        default: index = others.count
+        }
+        if index == from {
+            context.say("label \(id) is already at position \(index + 1) of \(count)")
+            return .success
+        }
+        let change = try store.moveLabel(id, to: index)
+        context.say("moved label \(id) to position \(index + 1) of \(count)")
+        try context.commit(change, message: .board("Move label \(ColumnCommand.quoted(board.labels[from].name)) to position \(index + 1)", "Label", id))
+        return .success
     }
 
     private static func labelNotFound(_ id: String, board: Board) -> KanbanError {
