@@ -64,13 +64,13 @@ package final class ServedBoard: Sendable {
         }
         state.withLock { state in
             state.generation += 1
-            guard var kept = state.kept else { return }
-            switch kept.board.apply(event) {
+            // Changed in place: a copy of the kept board (10,000 cards) for each event would hold up the next.
+            guard state.kept != nil else { return }
+            switch state.kept!.board.apply(event) {
             case .applied:
-                for path in [event.previousPath, event.path].compactMap({ $0 }) { kept.cards[path] = nil }
-                if let rendered, let path = event.card?.path { kept.cards[path] = rendered }
-                kept.answer = nil
-                state.kept = kept
+                for path in [event.previousPath, event.path].compactMap({ $0 }) { state.kept!.cards[path] = nil }
+                if let rendered, let path = event.card?.path { state.kept!.cards[path] = rendered }
+                state.kept!.answer = nil
             case .needsReload, .rootLost:
                 state.kept = nil
             }
@@ -88,12 +88,11 @@ package final class ServedBoard: Sendable {
         let rendered = change.card.flatMap { $0.isArchived ? nil : render($0, try? store.body(of: $0)) }
         state.withLock { state in
             state.generation += 1
-            guard var kept = state.kept else { return }
-            kept.board.apply(change)
-            for path in [change.previous?.path].compactMap({ $0 }) + change.removedPaths { kept.cards[path] = nil }
-            if let rendered, let path = change.card?.path { kept.cards[path] = rendered }
-            kept.answer = nil
-            state.kept = kept
+            guard state.kept != nil else { return }
+            state.kept!.board.apply(change)
+            for path in [change.previous?.path].compactMap({ $0 }) + change.removedPaths { state.kept!.cards[path] = nil }
+            if let rendered, let path = change.card?.path { state.kept!.cards[path] = rendered }
+            state.kept!.answer = nil
         }
     }
 
