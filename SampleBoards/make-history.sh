@@ -1,5 +1,5 @@
 #!/bin/sh
-# Makes a git repository in DIR holding the sample board with a history to measure (README: kanban report): every
+# Makes a git repository in DIR holding the sample board with a history to measure (docs/report.md): every
 # card is committed on its `created` time, in To Do (Backlog for the backlog's cards), then moved column by column
 # with `git mv` until it reaches the column it is in now, the moves spread up to its `modified` time; archived cards
 # are archived on the day their file name gives. One card goes back from Review for more work. Commit dates are the

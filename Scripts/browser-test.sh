@@ -2,7 +2,7 @@
 # Browser tests of `kanban serve`'s page: headless Chromium driven by Selenium (Scripts/browser_test.py)
 # against a real `kanban serve` on a copy of SampleBoards/product-launch in a temporary git repository.
 # Installs Chromium, its driver and Selenium when it can (apt as root, pip into .build/browser-venv);
-# where it cannot, it says why and exits 0. Exits non-zero when a case fails. Also saves Docs/serve.png.
+# where it cannot, it says why and exits 0. Exits non-zero when a case fails. Also saves docs/serve.png.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -109,7 +109,7 @@ limit=()
 if command -v timeout >/dev/null 2>&1; then limit=(timeout 600); fi
 status=0
 CHROMEDRIVER="$(command -v chromedriver)" READONLY_URL="$readonly_url" BIG_URL="$big_url" BIG_BOARD="$big" \
-    ${limit[@]+"${limit[@]}"} "$venv/bin/python" Scripts/browser_test.py "$main_url" "$board" "$root/Docs/serve.png" \
+    ${limit[@]+"${limit[@]}"} "$venv/bin/python" Scripts/browser_test.py "$main_url" "$board" "$root/docs/serve.png" \
     | tee "$work/results" || status=$?
 if ! tail -n 1 "$work/results" | grep -Eq '^[0-9]+ passed, [0-9]+ failed$'; then
     echo "the browser tests stopped before the end (status $status)"

@@ -2,7 +2,7 @@ import Foundation
 import KanbanCore
 
 extension JSON {
-    /// A card as documented in README ("JSON output"):
+    /// A card as documented in docs/json.md:
     /// `{"archived", "column", "created", "fields", "labels", "modified", "path", "position", "slug", "title"}`,
     /// plus `"body"` when asked for.
     package init(card: Card, includeBody: Bool = false, body: String? = nil) {

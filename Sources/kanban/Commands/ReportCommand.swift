@@ -19,7 +19,7 @@ enum ReportCommand: KanbanCommand {
             A card is started when it first leaves the board's first column (or enters --start, or a column after \
             it), and finished when it enters the last column (or --done, or a column after it) and stays there or is \
             archived from there; moved back out, it is open again. Deleted cards count where they were until the \
-            delete. README defines every figure and the --json fields.
+            delete. docs/report.md defines every figure and the --json fields.
 
             DATE is YYYY-MM-DD (UTC; --until then means the end of that day) or an ISO 8601 time.
 

@@ -34,7 +34,7 @@ enum ServeCommand: KanbanCommand {
             it and has the token can change the board); --bind 0.0.0.0 (or ::) serves every address of this \
             machine and prints an address for each. Stop it with Ctrl-C (SIGINT) or SIGTERM.
 
-            The JSON API the page uses is in README ("kanban serve").
+            The JSON API the page uses is in docs/serve.md.
 
             Examples:
               kanban serve

@@ -4,7 +4,7 @@ import KanbanServer
 
 /// Options several commands share, declared once.
 enum CommonOptions {
-    static let json = OptionSpec.flag("json", help: "Print JSON (documented in README) instead of text.")
+    static let json = OptionSpec.flag("json", help: "Print JSON (documented in docs/json.md) instead of text.")
     static let top = OptionSpec.flag("top", help: "Place at the top of the column.")
     static let bottom = OptionSpec.flag("bottom", help: "Place at the bottom of the column.")
     static let before = OptionSpec.option("before", valueName: "card", help: "Place just before this card.")

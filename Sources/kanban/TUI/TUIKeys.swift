@@ -1,7 +1,7 @@
 import KanbanCore
 import KanbanServer
 
-/// The keys of `kanban tui`, for its help screen, `kanban tui --help` and the README.
+/// The keys of `kanban tui`, for its help screen, `kanban tui --help` and docs/tui.md.
 enum TUIKeys {
     /// Each row: the keys, and what they do.
     static let table: [(keys: String, action: String)] = [
