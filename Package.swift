@@ -27,10 +27,12 @@ let package = Package(
         .executableTarget(name: "kanban-bench", dependencies: ["KanbanCore", "KanbanWatch"], path: "Benchmarks/kanban-bench"),
         // The adversaries that attack the guarantees (crash, stress, converge); they drive the kanban binary only.
         .executableTarget(name: "kanban-harness", path: "Harness/kanban-harness"),
-        .testTarget(name: "KanbanCoreTests", dependencies: ["KanbanCore"]),
-        .testTarget(name: "KanbanGitTests", dependencies: ["KanbanGit", "KanbanCore", "KanbanSubprocess"]),
-        .testTarget(name: "KanbanWatchTests", dependencies: ["KanbanWatch", "KanbanCore"]),
-        .testTarget(name: "KanbanServerTests", dependencies: ["KanbanServer", "KanbanCore"]),
-        .testTarget(name: "kanbanTests", dependencies: ["kanban", "KanbanCore", "KanbanWatch", "KanbanGit", "KanbanServer"]),
+        // What the test targets share: the seeded generator, executable scripts, waiting on a condition.
+        .target(name: "KanbanTestSupport", path: "Tests/KanbanTestSupport"),
+        .testTarget(name: "KanbanCoreTests", dependencies: ["KanbanCore", "KanbanTestSupport"]),
+        .testTarget(name: "KanbanGitTests", dependencies: ["KanbanGit", "KanbanCore", "KanbanSubprocess", "KanbanTestSupport"]),
+        .testTarget(name: "KanbanWatchTests", dependencies: ["KanbanWatch", "KanbanCore", "KanbanTestSupport"]),
+        .testTarget(name: "KanbanServerTests", dependencies: ["KanbanServer", "KanbanCore", "KanbanTestSupport"]),
+        .testTarget(name: "kanbanTests", dependencies: ["kanban", "KanbanCore", "KanbanWatch", "KanbanGit", "KanbanServer", "KanbanTestSupport"]),
     ]
 )

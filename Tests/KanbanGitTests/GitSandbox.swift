@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import KanbanTestSupport
 import Testing
 @testable import KanbanCore
 @testable import KanbanGit
@@ -38,17 +39,8 @@ final class GitSandbox: @unchecked Sendable {
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
         root = try #require(FileSystem.realPath(base.path))
         gitPath = try #require(GitConfiguration.locate(in: ProcessInfo.processInfo.environment), "git must be installed for these tests")
-        let inheritedPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        environment = [
-            "PATH": inheritedPath,
-            "HOME": root,
-            "GIT_CONFIG_GLOBAL": root + "/gitconfig",
-            "GIT_CONFIG_NOSYSTEM": "1",
-            "TMPDIR": root,
-        ]
-        var config = "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
-        if identity { config += "[user]\n\tname = Ana Lee\n\temail = ana@example.com\n" }
-        try Data(config.utf8).write(to: URL(fileURLWithPath: root + "/gitconfig"))
+        environment = try GitHome.environment(root: root, path: ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+                                              identity: identity)
     }
 
     func remove() {
@@ -77,25 +69,8 @@ final class GitSandbox: @unchecked Sendable {
     /// Runs git in `directory` and returns what happened, whatever the exit status.
     @discardableResult
     func run(_ arguments: [String], in directory: String) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: gitPath)
-        process.arguments = ["-C", directory] + arguments
-        process.environment = environment
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outputData = Locked<Data>(Data())
-        let group = DispatchGroup()
-        let errorHandle = errors.fileHandleForReading
-        DispatchQueue.global().async(group: group) { outputData.set(errorHandle.readDataToEndOfFile()) }
-        let outputBytes = output.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: outputBytes, as: UTF8.self),
-                   errorOutput: String(decoding: outputData.get(), as: UTF8.self))
+        let run = try ProgramRun.run(gitPath, ["-C", directory] + arguments, environment: environment)
+        return Run(status: run.status, output: run.output, errorOutput: run.errorOutput)
     }
 
     /// Runs git in `directory`, failing the test when it fails; returns its output, trimmed.

@@ -1,4 +1,5 @@
 import Foundation
+import KanbanTestSupport
 import Testing
 @testable import KanbanCore
 
@@ -6,20 +7,6 @@ extension SyncTests {
     /// ``LineMerge`` against `git merge-file`, which it replaces: on generated texts it writes what git writes, and
     /// ``CardMerge`` keeps what it kept when it read git's markers.
     @Suite struct LineMergeAgreementTests {
-        /// A small seeded generator, so that a failing case can be replayed.
-        struct SeededGenerator: RandomNumberGenerator {
-            var state: UInt64
-
-            init(seed: UInt64) { state = seed }
-
-            mutating func next() -> UInt64 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var value = state
-                value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-                return value ^ (value >> 31)
-            }
-        }
 
         /// Generated texts: few distinct lines (so that diffs have many equally short answers), blank lines and lines
         /// without letters (which git's merge level joins conflicts over), CRLF, and missing final line breaks.

@@ -453,8 +453,9 @@ public struct IndexPlacement: Sendable, Hashable {
     /// Whether a load writes the index it gathered on another thread and returns at once (the command line, which
     /// then prints while it is written, and waits for it with ``BoardStore/waitForIndexWrites()`` before it ends).
     package var writesInBackground = false
-    /// How long before an index is built a file must have last changed for its entry to be trusted.
-    var racyInterval = CardIndex.racyInterval
+    /// How long before an index is built a file must have last changed for its entry to be trusted (two seconds;
+    /// tests that would otherwise wait out the window shorten it, `KANBAN_TEST_RACY_MILLISECONDS`).
+    package var racyInterval = CardIndex.racyInterval
 
     /// In the git directory when the board is in a repository, else in `cacheDirectory` (no index when it is nil,
     /// or inside the board).

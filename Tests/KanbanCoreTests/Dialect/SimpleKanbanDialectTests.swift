@@ -1,4 +1,5 @@
 import Foundation
+import KanbanTestSupport
 import Testing
 @testable import KanbanCore
 
@@ -24,7 +25,7 @@ import Testing
     private static let alphabet: [Character] = Array("abcXYZ019 :\"'#[]{}&*!|>-%@`,?~\\\t.é🎉\u{A0}\u{3000}\u{1}\u{7F}")
 
     /// A random value of 1 to 12 characters.
-    private static func randomValue(_ random: inout SplitMix64) -> String {
+    private static func randomValue(_ random: inout SeededGenerator) -> String {
         String((0..<Int.random(in: 1...12, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
     }
 
@@ -63,7 +64,7 @@ import Testing
     }
 
     @Test func generatedCardsTheAppWroteReadAsTheAppReadsThem() {
-        var random = SplitMix64(seed: 14)
+        var random = SeededGenerator(seed: 14)
         var failures: [String] = []
         let cases = 20_000
         for _ in 0..<cases {
@@ -137,7 +138,7 @@ import Testing
     }
 
     @Test func generatedTitlesKanbanWritesReadTheSameEverywhere() {
-        var random = SplitMix64(seed: 41)
+        var random = SeededGenerator(seed: 41)
         var failures: [String] = []
         let cases = 20_000
         for _ in 0..<cases {
@@ -202,7 +203,7 @@ import Testing
     }
 
     @Test func generatedBoardsKanbanWritesReadTheSameInTheApp() {
-        var random = SplitMix64(seed: 1414)
+        var random = SeededGenerator(seed: 1414)
         var failures: [String] = []
         var yamlChecked = 0
         let cases = 10_000

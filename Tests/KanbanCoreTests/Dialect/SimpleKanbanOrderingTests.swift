@@ -1,3 +1,4 @@
+import KanbanTestSupport
 import Testing
 @testable import KanbanCore
 
@@ -26,7 +27,7 @@ import Testing
 
     /// The same random operations on one column twice: keys made by kanban, and keys made by the app.
     static func simulate(operations: Int, seed: UInt64) -> (kanban: [String], app: [String]) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var ours: [String] = []
         var theirs: [String] = []
         func insert(at index: Int) {
@@ -77,7 +78,7 @@ import Testing
     /// is followed in it by letters that are not all `b`.
     @Test(arguments: [1, 2] as [UInt64])
     func theAppsAverageOfAnyTwoKeysOfTheAlphabetIsBetweenThem(seed: UInt64) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let letters = Array(OrderKey.alphabet)
         func key() -> String {
             var text = String((0..<Int.random(in: 1...8, using: &random)).map { _ in letters.randomElement(using: &random)! })

@@ -1,3 +1,4 @@
+import KanbanTestSupport
 import Testing
 
 @testable import KanbanCore

@@ -1,3 +1,4 @@
+import KanbanTestSupport
 @testable import KanbanCore
 
 /// Parses `text` as a whole file.
@@ -46,22 +47,6 @@ func changedLines(from old: String, to new: String) -> (removed: [String], added
     return (Array(before[prefix..<(before.count - suffix)]), Array(after[prefix..<(after.count - suffix)]))
 }
 
-/// A small, seeded, reproducible random number generator (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
 
 /// Pieces that random strings are built from: the characters and words YAML treats specially.
 let trickyPieces: [String] = [

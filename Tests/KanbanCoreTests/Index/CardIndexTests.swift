@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Dispatch
 import Foundation
+import KanbanTestSupport
 import Synchronization
 import Testing
 @testable import KanbanCore

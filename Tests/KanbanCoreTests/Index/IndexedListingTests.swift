@@ -1,4 +1,5 @@
 import Foundation
+import KanbanTestSupport
 import Testing
 @testable import KanbanCore
 

@@ -1,3 +1,4 @@
+import KanbanTestSupport
 import Testing
 @testable import KanbanCore
 
@@ -27,7 +28,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3] as [UInt64])
     func tenThousandRandomInsertsStayWithinTenCharacters(seed: UInt64) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var column = SimulatedColumn(keys: [])
         for _ in 0..<10_000 {
             column.insert(at: Int.random(in: 0...column.count, using: &random))
@@ -73,14 +74,14 @@ import Testing
 
     @Test(arguments: [11, 12] as [UInt64])
     func randomOperationsOnAnEmptyColumn(seed: UInt64) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var column = SimulatedColumn(keys: [])
         column.runRandomOperations(4_000, using: &random)
     }
 
     @Test(arguments: [21, 22] as [UInt64])
     func randomOperationsFromSimpleKanbanKeys(seed: UInt64) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let keys = (0..<80).map { _ in Self.simpleKanbanKeys.randomElement(using: &random) }
         var column = SimulatedColumn(keys: keys)
         column.runRandomOperations(4_000, using: &random)
@@ -88,14 +89,14 @@ import Testing
 
     @Test(arguments: [31, 32] as [UInt64])
     func randomOperationsOnAColumnFullOfDuplicates(seed: UInt64) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var column = SimulatedColumn(keys: [String?](repeating: "n", count: 200) + ["t", "t", "t"])
         column.runRandomOperations(4_000, using: &random)
     }
 
     @Test(arguments: [41, 42] as [UInt64])
     func randomOperationsAmongHandWrittenKeys(seed: UInt64) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var keys = (0..<80).map { _ in Self.handWrittenKeys.randomElement(using: &random) }
         keys += [String?](repeating: nil, count: 6)
         var column = SimulatedColumn(keys: keys)
@@ -106,7 +107,7 @@ import Testing
     func randomKeysBetweenRandomHandWrittenBoundsAgreeWithBruteForce(seed: UInt64) {
         // Bounds built from bytes around the alphabet's edges, where cuts and room matter most.
         let bytes: [UInt8] = Array("!01:AZ_`abcdmnoyz{~".utf8) + [0xC3]
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         func randomKey() -> [UInt8] {
             (0..<Int.random(in: 0...3, using: &random)).map { _ in bytes.randomElement(using: &random) ?? 0x30 }
         }
@@ -206,7 +207,7 @@ private struct SimulatedColumn {
         slugs.remove(at: index)
     }
 
-    mutating func runRandomOperations(_ operations: Int, using random: inout SplitMix64) {
+    mutating func runRandomOperations(_ operations: Int, using random: inout SeededGenerator) {
         for step in 0..<operations {
             let size = count
             switch Int.random(in: 0..<100, using: &random) {
@@ -281,17 +282,3 @@ private struct SimulatedColumn {
     }
 }
 
-/// SplitMix64: a small, fast generator whose sequence depends only on its seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import KanbanTestSupport
 import Synchronization
 import Testing
 @testable import KanbanCore

@@ -4,32 +4,23 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import KanbanTestSupport
 import Testing
 @testable import KanbanCore
 
-/// The fixtures and the sample board, found from this file's path so that tests run from any directory.
+/// The fixtures and the sample board (``TestFixtures``) as URLs.
 enum Fixtures {
-    /// The package root: this file is `<root>/Tests/KanbanCoreTests/Support/TemporaryBoard.swift`.
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
+    /// The package root.
+    static let packageRoot = URL(fileURLWithPath: TestFixtures.packageRoot)
 
     /// `Tests/Fixtures/boards/<name>`.
-    static func board(_ name: String) -> URL {
-        packageRoot.appendingPathComponent("Tests/Fixtures/boards/\(name)")
-    }
+    static func board(_ name: String) -> URL { URL(fileURLWithPath: TestFixtures.board(name)) }
 
     /// `SampleBoards/product-launch`.
-    static var sampleBoard: URL {
-        packageRoot.appendingPathComponent("SampleBoards/product-launch")
-    }
+    static var sampleBoard: URL { URL(fileURLWithPath: TestFixtures.sampleBoard) }
 
     /// `Tests/Fixtures/cards/<name>`.
-    static func card(_ name: String) -> URL {
-        packageRoot.appendingPathComponent("Tests/Fixtures/cards/\(name)")
-    }
+    static func card(_ name: String) -> URL { URL(fileURLWithPath: TestFixtures.card(name)) }
 
     /// The bytes of a card fixture.
     static func cardBytes(_ name: String) throws -> [UInt8] {

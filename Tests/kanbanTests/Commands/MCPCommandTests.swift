@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import Foundation
+import KanbanTestSupport
 import Testing
 
 @testable import KanbanServer

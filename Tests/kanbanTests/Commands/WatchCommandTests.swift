@@ -42,16 +42,19 @@ import Testing
         #if os(Linux)
         try withTemporaryBoard(.sample) { board throws in
             let indexes = board.root + "/.cache/kanban"
-            _ = try board.run(["list"])
-            let watch = try WatchProcess(["watch"], board: board)
+            // The index trusts a file's entry once the file is older than its window: 100 ms here, not two seconds.
+            let racy = ["KANBAN_TEST_RACY_MILLISECONDS": "100"]
+            _ = try board.run(["list"], environment: racy)
+            let watch = try WatchProcess(["watch"], directory: board.path,
+                                         environment: KanbanProcess.baseEnvironment(home: board.root).merging(racy) { $1 })
             try watch.waitUntilReady()
             let sockets = { ((try? FileManager.default.contentsOfDirectory(atPath: indexes)) ?? []).filter { $0.hasSuffix(".monitor") } }
             #expect(sockets().count == 1, "\(watch)")
-            // Past the index's two-second window, so that the next list trusts the card files' entries and writes
-            // the monitor's first token: from then on only the monitor's answer tells that a card changed.
-            usleep(2_100_000)
+            // Past the index's window, so that the next list trusts the card files' entries and writes the monitor's
+            // first token: from then on only the monitor's answer tells that a card changed.
+            usleep(150_000)
             func same(_ arguments: [String]) throws {
-                let monitored = try board.run(arguments)
+                let monitored = try board.run(arguments, environment: racy)
                 let unindexed = try board.run(arguments, environment: ["KANBAN_INDEX": "off"])
                 #expect(monitored.status == 0 && monitored.stdout == unindexed.stdout, "\(arguments): \(monitored) vs \(unindexed)")
             }

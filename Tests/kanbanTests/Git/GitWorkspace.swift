@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import KanbanTestSupport
 import Testing
 
 /// The tests of git sync from the command line (`status`, `sync`, `log`, `git-setup`, `merge-driver`, `--commit`),
@@ -41,16 +42,7 @@ final class GitWorkspace: @unchecked Sendable {
         let path = binary + ":" + inherited
         gitPath = try #require(path.split(separator: ":").map { $0 + "/git" }.first { FileManager.default.isExecutableFile(atPath: $0) },
                                "git must be installed for these tests")
-        environment = [
-            "PATH": path,
-            "HOME": root,
-            "GIT_CONFIG_GLOBAL": root + "/gitconfig",
-            "GIT_CONFIG_NOSYSTEM": "1",
-            "TMPDIR": root,
-        ]
-        var config = "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
-        if identity { config += "[user]\n\tname = Ana Lee\n\temail = ana@example.com\n" }
-        try Data(config.utf8).write(to: URL(fileURLWithPath: root + "/gitconfig"))
+        environment = try GitHome.environment(root: root, path: path, identity: identity)
     }
 
     func remove() {
@@ -84,25 +76,8 @@ final class GitWorkspace: @unchecked Sendable {
     /// Runs git in `directory`, whatever its exit status.
     @discardableResult
     func run(_ arguments: [String], in directory: String, environment extra: [String: String] = [:]) throws -> GitRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: gitPath)
-        process.arguments = ["-C", directory] + arguments
-        process.environment = environment.merging(extra) { $1 }
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let errorHandle = errors.fileHandleForReading
-        let group = DispatchGroup()
-        let collected = ErrorBytes()
-        DispatchQueue.global().async(group: group) { collected.set(errorHandle.readDataToEndOfFile()) }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return GitRun(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                      errorOutput: String(decoding: collected.get(), as: UTF8.self))
+        let run = try ProgramRun.run(gitPath, ["-C", directory] + arguments, environment: environment.merging(extra) { $1 })
+        return GitRun(status: run.status, output: run.output, errorOutput: run.errorOutput)
     }
 
     /// Runs git in `directory`, failing the test when it fails; returns its output without the final line break.
@@ -187,19 +162,4 @@ func withGitWorkspace<R>(identity: Bool = true, _ body: (GitWorkspace) throws ->
     let workspace = try GitWorkspace(identity: identity)
     defer { workspace.remove() }
     return try body(workspace)
-}
-
-private final class ErrorBytes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    func set(_ value: Data) {
-        lock.lock()
-        data = value
-        lock.unlock()
-    }
-    func get() -> Data {
-        lock.lock()
-        defer { lock.unlock() }
-        return data
-    }
 }

@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import Foundation
+import KanbanTestSupport
 import Synchronization
 import Testing
 
@@ -206,15 +207,6 @@ final class MCPProcess: CustomStringConvertible, @unchecked Sendable {
     }
 }
 
-/// Waits until `condition` holds or 30 s pass; returns as soon as it holds.
-func waitUntil(_ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(30)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    return condition()
-}
 
 /// A value behind a lock, shared with threads.
 final class Locked<Value>: @unchecked Sendable {

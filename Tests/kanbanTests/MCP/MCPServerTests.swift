@@ -1,6 +1,7 @@
 import Foundation
 import KanbanCore
 import KanbanGit
+import KanbanTestSupport
 import KanbanWatch
 import Testing
 

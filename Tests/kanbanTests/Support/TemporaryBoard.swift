@@ -4,27 +4,8 @@
     import Darwin
 #endif
 import Foundation
+import KanbanTestSupport
 import Testing
-
-/// The sample board and the fixtures, found from this file's path so that tests run from any directory.
-enum TestFixtures {
-    /// The package root: this file is `<root>/Tests/kanbanTests/Support/TemporaryBoard.swift`.
-    static let packageRoot: String = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .path
-
-    /// `SampleBoards/product-launch`.
-    static var sampleBoard: String { packageRoot + "/SampleBoards/product-launch" }
-
-    /// `Tests/Fixtures/boards/<name>` (`messy`, `simplekanban`).
-    static func board(_ name: String) -> String { packageRoot + "/Tests/Fixtures/boards/" + name }
-
-    /// `Tests/Fixtures/cards/<name>`.
-    static func card(_ name: String) -> String { packageRoot + "/Tests/Fixtures/cards/" + name }
-}
 
 /// A board in a temporary directory of its own, for running `kanban` against; made by
 /// ``withTemporaryBoard(_:_:)``, which removes it afterwards whatever happens.

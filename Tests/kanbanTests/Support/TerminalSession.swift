@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import Foundation
+import KanbanTestSupport
 import Testing
 
 /// The built `kanban` binary running in a pseudo-terminal of a set size, as a person runs `kanban tui`: the test

@@ -10,7 +10,7 @@ import Foundation
 /// Tests run in parallel threads of one process, and each spawns processes. A script written through a descriptor
 /// that a child spawned meanwhile inherits stays open for writing in that child, and running it then fails with
 /// ETXTBSY ("Text file busy"): a flaky test. With `O_CLOEXEC` the child drops the descriptor when it execs.
-func writeExecutableScript(_ path: String, _ body: String) throws {
+public func writeExecutableScript(_ path: String, _ body: String) throws {
     let bytes = Array(("#!/bin/sh\n" + body + "\n").utf8)
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
     guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }

@@ -1,6 +1,6 @@
+import KanbanTestSupport
 import Testing
 @testable import KanbanServer
-@testable import kanban
 
 /// The fast check of ``VisibleControls/needsEscaping(_:)`` (eight bytes at a time) says yes exactly when escaping
 /// changes the bytes.
