@@ -27,6 +27,8 @@ struct BenchmarkOptions {
         USAGE: kanban-bench [--sizes <n,n,...>] [--runs <n>] [--keep] [--breakdown]
                kanban-bench watch [<options>]
                kanban-bench tui [<options>]
+               kanban-bench serve [<options>]
+               kanban-bench report [<options>]
 
         OPTIONS:
           --sizes <n,n,...>   Board sizes in cards (default: 1000,10000,100000).
@@ -39,6 +41,9 @@ struct BenchmarkOptions {
         SUBCOMMANDS:
           watch               Measures KanbanWatch instead; see 'kanban-bench watch --help'.
           tui                 Measures kanban tui: key and edit to redrawn frame; see 'kanban-bench tui --help'.
+          serve               Measures kanban serve over loopback: first load, the board's answer, a move, an edit's
+                              event, memory; see 'kanban-bench serve --help'.
+          report              Measures kanban report on a long generated history; see 'kanban-bench report --help'.
 
         """
 
