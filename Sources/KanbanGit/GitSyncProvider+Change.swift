@@ -13,6 +13,13 @@ extension GitSyncProvider {
         let isOnBranch = Mutex(false)
     }
 
+    /// Forgets what the change learnt of the repository: a step that changes it (finishing a merge) asks again.
+    func forgetRepository() {
+        guard let cache = ChangeCache.current[store.directory] else { return }
+        cache.repository.withLock { $0 = nil }
+        cache.isOnBranch.withLock { $0 = false }
+    }
+
     /// Runs `body` (one change and its commit) asking git where the repository is and whether HEAD is on a branch
     /// once, not at each step. Nested calls share the outer one.
     public func duringChange<T>(_ body: () throws -> T) throws -> T {

@@ -10,6 +10,9 @@ extension GitSyncProvider {
     ///   committing), ``SyncError/Code/conflict`` for a conflict in files outside the board, and what each step
     ///   throws; an error after the commit says the changes are committed locally.
     public func sync(pushing: Bool, onStep: (SyncStep) -> Void) throws(SyncError) -> SyncReport {
+        // A sync inside a change (an app's) must not trust what the change learnt: the merge it finishes ends an
+        // operation the change saw under way.
+        forgetRepository()
         let status = try status()
         switch status.availability {
         case .gitNotInstalled:
@@ -32,6 +35,7 @@ extension GitSyncProvider {
         var committed: CommitResult?
         do throws(SyncError) {
             if status.operationInProgress == .merge, let finished = try finishMerge() {
+                forgetRepository()
                 record(.finishedMerge(finished))
             }
             committed = try commitPendingChanges()
