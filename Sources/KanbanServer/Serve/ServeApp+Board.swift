@@ -102,10 +102,13 @@ extension ServeApp {
         return response
     }
 
-    /// The event `kanban watch --json` prints for `event`, with the card (and its excerpt) where it is on the board.
-    package func eventJSON(_ event: WatchEvent) -> String {
+    /// The event `kanban watch --json` prints for `event`, with the card (and its excerpt) where it is on the board:
+    /// `card` when the kept board rendered it already, else read now.
+    package func eventJSON(_ event: WatchEvent, card rendered: String? = nil) -> String {
         guard case .object(var members) = WatchEventJSON.json(event) else { return "{}" }
-        if let card = event.card, [.created, .modified, .moved, .renamed, .unarchived, .archived].contains(event.kind) {
+        if let rendered {
+            members["card"] = .rendered(rendered)
+        } else if let card = event.card, [.created, .modified, .moved, .renamed, .unarchived, .archived].contains(event.kind) {
             let body = try? store.body(of: card)
             members["card"] = Self.cardJSON(card, excerptFrom: body)
         }

@@ -58,8 +58,8 @@ package final class ServeApp: @unchecked Sendable {
 
     /// Follows a watcher event: the kept board, then the page's event stream.
     package func apply(_ event: WatchEvent) {
-        served.apply(event)
-        hub.publish(eventJSON(event))
+        let card = served.apply(event)
+        hub.publish(eventJSON(event, card: card))
     }
 
     /// Answers `request`; every response carries the security headers.

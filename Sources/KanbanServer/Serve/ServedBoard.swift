@@ -55,8 +55,10 @@ package final class ServedBoard: Sendable {
         }
     }
 
-    /// Follows an event of the watcher.
-    package func apply(_ event: WatchEvent) {
+    /// Follows an event of the watcher; returns the card's JSON as the board has it, when the card is on the board
+    /// after the event (the page's event carries the same).
+    @discardableResult
+    package func apply(_ event: WatchEvent) -> String? {
         // The card is read and rendered before the lock: a request is never kept waiting on a file.
         var rendered: String?
         if [.created, .modified, .moved, .renamed, .unarchived].contains(event.kind), let card = event.card {
@@ -75,6 +77,7 @@ package final class ServedBoard: Sendable {
                 state.kept = nil
             }
         }
+        return rendered
     }
 
     /// Follows a change this server made: its card leaves its old place and takes its new one. A change of
