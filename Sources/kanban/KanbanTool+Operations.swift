@@ -30,5 +30,9 @@ extension KanbanTool {
         .cardHistory: .offered("kanban log"),
         .report: .offered("kanban report"),
         .followChanges: .offered("kanban watch"),
+        .readyCards: .offered("kanban ready"),
+        .claimCard: .offered("kanban claim"),
+        .releaseCard: .offered("kanban release"),
+        .setDependencies: .offered("kanban depend"),
     ]
 }

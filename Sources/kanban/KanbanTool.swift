@@ -14,7 +14,8 @@ enum KanbanTool {
         UnarchiveCommand.self, DeleteCommand.self, ColumnCommand.self, LabelCommand.self, DoctorCommand.self,
         StatusCommand.self, SyncCommand.self, LogCommand.self, ReportCommand.self, GitSetupCommand.self, MergeDriverCommand.self,
         CommitMsgHookCommand.self, CompletionCommand.self, CompleteCommand.self, WatchCommand.self, TUICommand.self,
-        ServeCommand.self, MCPCommand.self, AgentsCommand.self,
+        ServeCommand.self, MCPCommand.self, AgentsCommand.self, ReadyCommand.self, ClaimCommand.self, ReleaseCommand.self,
+        DependCommand.self,
     ]
 
     static let root = CommandSpec(

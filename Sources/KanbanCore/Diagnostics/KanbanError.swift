@@ -37,6 +37,10 @@ public struct KanbanError: Error, Sendable, Hashable {
         /// The board's sync provider could not record a change (git: no repository, a detached HEAD, a hook's
         /// refusal): before the change, which was then not made, or after it, when it stands uncommitted.
         case notRecorded = "not-recorded"
+        /// The card is held by someone else (see ``CardClaim``).
+        case claimed = "claimed"
+        /// The card cannot be claimed: finished, started, or waiting for cards that are not done; or no card is ready.
+        case notReady = "not-ready"
     }
 
     /// What went wrong.

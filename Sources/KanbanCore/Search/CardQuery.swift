@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Words match a card's title, body or labels, ignoring case and diacritics; every term must match.
 /// `"quoted phrases"` match as a whole; `label:bug`, `column:done` and `title:word` restrict a term to one part of
-/// the card; a leading `-` negates any term (`-label:wontfix`). Alternatively a regular expression
+/// the card; `claimed:NAME` (`claimed:*`: anyone) and `ready:` ask where it stands for agents (``WorkQueue``); a
+/// leading `-` negates any term (`-label:wontfix`). Alternatively a regular expression
 /// (``init(regularExpression:)``) is matched against the title and each line of the body.
 public struct CardQuery: Sendable {
     /// One condition of the query.
@@ -29,8 +30,25 @@ public struct CardQuery: Sendable {
         var folded: [UInt8]
     }
 
+    /// A condition on where a card stands for agents (``WorkQueue``), which the search checks after the text terms.
+    public struct WorkTerm: Sendable, Hashable {
+        /// What the term asks.
+        public enum Kind: Sendable, Hashable {
+            /// `claimed:NAME`: held by NAME (ignoring case and accents); `claimed:*` by anyone.
+            case claimed(String)
+            /// `ready:`: may be started (``WorkQueue/ready``).
+            case ready
+        }
+        /// What the term asks.
+        public var kind: Kind
+        /// Whether the card must not match (`-ready:`, or `ready:no`).
+        public var isNegated: Bool
+    }
+
     /// The terms, all of which must hold.
     public private(set) var terms: [Term]
+    /// The conditions on claims and readiness, all of which must hold too.
+    public private(set) var workTerms: [WorkTerm] = []
     /// What matching on bytes needs from the terms, worked out once rather than for each card.
     private(set) var byteLevel = ByteLevelTerms([])
     private(set) var pattern: String?
@@ -49,6 +67,11 @@ public struct CardQuery: Sendable {
             if query[index] == "-" {
                 negated = true
                 index = query.index(after: index)
+            }
+            if let (term, end) = try Self.workTerm(in: query, at: index, negated: negated) {
+                workTerms.append(term)
+                index = end
+                continue
             }
             var field = Term.Field.any
             for candidate in [Term.Field.label, .column, .title] {
@@ -84,8 +107,62 @@ public struct CardQuery: Sendable {
             }
             terms.append(Term(field: field, text: text, isNegated: negated, folded: FoldedText(text).bytes))
         }
-        guard !terms.isEmpty else { throw KanbanError(.invalidArgument, "the search query is empty") }
+        guard !terms.isEmpty || !workTerms.isEmpty else { throw KanbanError(.invalidArgument, "the search query is empty") }
         byteLevel = ByteLevelTerms(terms)
+    }
+
+    /// The `claimed:NAME` or `ready:` term at `index`, and where it ends; nil when the text there is another term.
+    private static func workTerm(in query: String, at index: String.Index, negated: Bool) throws(KanbanError) -> (WorkTerm, String.Index)? {
+        let rest = query[index...]
+        let lowered = rest.prefix(8).lowercased()
+        let isClaimed = lowered.hasPrefix("claimed:")
+        guard isClaimed || lowered.hasPrefix("ready:") else { return nil }
+        let start = query.index(index, offsetBy: isClaimed ? 8 : 6)
+        var end = query[start...].firstIndex(where: \.isWhitespace) ?? query.endIndex
+        var value = String(query[start..<end])
+        if value.hasPrefix("\"") {
+            let open = query.index(after: start)
+            guard let close = query[open...].firstIndex(of: "\"") else {
+                throw KanbanError(.invalidArgument, "the quote opened at character \(query.distance(from: query.startIndex, to: start) + 1) is not closed")
+            }
+            value = String(query[open..<close])
+            end = query.index(after: close)
+        }
+        if isClaimed {
+            guard !value.isEmpty else {
+                throw KanbanError(.invalidArgument, "'claimed:' needs a name after it, such as 'claimed:agent-1' (or 'claimed:*' for anyone)")
+            }
+            return (WorkTerm(kind: .claimed(value), isNegated: negated), end)
+        }
+        switch value.lowercased() {
+        case "", "yes", "true": return (WorkTerm(kind: .ready, isNegated: negated), end)
+        case "no", "false": return (WorkTerm(kind: .ready, isNegated: !negated), end)
+        default: throw KanbanError(.invalidArgument, "'ready:' takes nothing, 'yes' or 'no' after it, not '\(value)'")
+        }
+    }
+
+    /// Whether `card` meets the query's claim and readiness terms; `queue` is needed only for `ready:`
+    /// (``needsWorkQueue``), and a card is not ready without one.
+    public func matchesWork(_ card: Card, in queue: WorkQueue?) -> Bool {
+        workTerms.allSatisfy { term in
+            let holds: Bool
+            switch term.kind {
+            case .claimed(let name):
+                if let holder = card.claim?.holder {
+                    holds = name == "*" || FoldedText(holder).bytes == FoldedText(name).bytes
+                } else {
+                    holds = false
+                }
+            case .ready:
+                holds = queue?.readiness(of: card) == .ready
+            }
+            return holds != term.isNegated
+        }
+    }
+
+    /// Whether matching needs the board's ``WorkQueue`` (a `ready:` term).
+    public var needsWorkQueue: Bool {
+        workTerms.contains { $0.kind == .ready }
     }
 
     /// A query that matches cards whose title or a body line matches the regular expression (ICU syntax).
@@ -236,8 +313,12 @@ extension BoardStore {
             }
             scan.indexing?.quickLook = { title in query.mightMatch(title: title) }
         }
-        let (hits, diagnostics, _, _) = try load(board: board, scope: scope, columns: nil, scan: scan, root: root)
+        var (hits, diagnostics, _, _) = try load(board: board, scope: scope, columns: nil, scan: scan, root: root)
         if let error = query.budgetError { throw error }
+        if !query.workTerms.isEmpty {
+            let queue = query.needsWorkQueue ? try? workQueue() : nil
+            hits.removeAll { !query.matchesWork($0.card, in: queue) }
+        }
         try requireLabels(of: query, in: board, scope: scope, hits: hits)
         return (hits, diagnostics)
     }

@@ -30,6 +30,10 @@ public enum BoardOperation: String, CaseIterable, Sendable {
     case cardHistory = "card history"
     case report = "report"
     case followChanges = "follow changes"
+    case readyCards = "ready cards"
+    case claimCard = "claim card"
+    case releaseCard = "release card"
+    case setDependencies = "set dependencies"
 
     /// The library call that does it; every surface calls it, changing through a ``BoardSession``.
     public var libraryCall: String {
@@ -61,6 +65,10 @@ public enum BoardOperation: String, CaseIterable, Sendable {
         case .cardHistory: "SyncProvider.history(ofCard:)"
         case .report: "FlowReport(board:cards:options:)"
         case .followChanges: "BoardWatchers.make(for:mechanism:options:onNotice:onEvent:)"
+        case .readyCards: "BoardStore.workQueue(start:done:), WorkQueue.ready"
+        case .claimCard: "BoardSession.claim(_:as:start:done:sharing:)"
+        case .releaseCard: "BoardSession.release(_:by:start:done:sharing:)"
+        case .setDependencies: "BoardStore.setDependencies(of:adding:removing:)"
         }
     }
 }

@@ -210,6 +210,14 @@ extension BoardStore {
     /// - Returns: The change; the card's old and new paths, and any neighbours re-keyed to make room.
     @discardableResult
     public func moveCard(_ reference: String, to column: String? = nil, placement: Placement? = nil) throws(KanbanError) -> BoardChange {
+        try moveCard(reference, to: column, placement: placement, editing: nil)
+    }
+
+    /// Moves a card as ``moveCard(_:to:placement:)`` does, changing other keys of its frontmatter in the same write
+    /// (`editing`, which returns whether it changed anything): a claim and its move are one change, all or nothing.
+    /// A move that leaves the card in place still writes the edit.
+    func moveCard(_ reference: String, to column: String?, placement: Placement?,
+                  editing: ((inout FrontmatterDocument) -> Bool)?) throws(KanbanError) -> BoardChange {
         try withLock { () throws(KanbanError) -> BoardChange in
             let root = try openRoot()
             let board = try readBoardFile(in: root).board
@@ -228,13 +236,17 @@ extension BoardStore {
             let targetColumn = target ?? card.column
             try requireColumn(targetColumn, in: board, root: root)
             let columnChanges = targetColumn != file.directoryColumn
-            guard columnChanges || placement != nil else {
+            var edited = false
+            if let editing {
+                completeFrontmatter(&document, card: card)
+                edited = editing(&document)
+            }
+            let plan = columnChanges || placement != nil ? try planPlacement(placement ?? .bottom, in: targetColumn, moving: file, root: root) : nil
+            if !columnChanges && plan?.keepsPlace ?? true && !edited {
                 return BoardChange(card: card, previous: previous, writtenPaths: [], removedPaths: [])
             }
-            let plan = try planPlacement(placement ?? .bottom, in: targetColumn, moving: file, root: root)
-            if !columnChanges && plan.keepsPlace { return BoardChange(card: card, previous: previous, writtenPaths: [], removedPaths: []) }
             completeFrontmatter(&document, card: card)
-            document.setValue(.string(plan.key), forKey: "position")
+            if let plan, columnChanges || !plan.keepsPlace { document.setValue(.string(plan.key), forKey: "position") }
             if columnChanges || card.columnField != targetColumn {
                 document.setValue(.string(targetColumn), forKey: "column")
             }
@@ -251,7 +263,7 @@ extension BoardStore {
             } else {
                 transaction.write(document.bytes(), to: file.path, replacing: bytes)
             }
-            try rekey(plan.rekeyed, into: &transaction, root: root)
+            if let plan, columnChanges || !plan.keepsPlace { try rekey(plan.rekeyed, into: &transaction, root: root) }
             try apply(transaction, in: root)
             bytes = document.bytes()
             card = try CardReader.card(from: document, file: destination, includeBody: false)

@@ -91,22 +91,13 @@ public final class BoardStore: Sendable {
         }
     }
 
-    /// Finds the board the way git finds `.git`: `directory` itself, then each parent in turn, up to the root.
+    /// Finds the board the way git finds `.git`: `directory` itself, then each parent in turn, up to the root; in a
+    /// linked git worktree, the main worktree's board at the same place (see ``BoardLocation``).
     /// - Throws: ``KanbanError/Code/boardNotFound`` when no directory on the way holds a `board.md`.
     public static func find(from directory: String, clock: @escaping @Sendable () -> Date = { Date() },
                             lockTimeout: Duration = .seconds(20), index: IndexPlacement = .automatic(cacheDirectory: nil)) throws(KanbanError) -> BoardStore {
-        guard var current = FileSystem.realPath(directory) else {
-            throw KanbanError(.boardNotFound, "no board found: '\(directory)' does not exist")
-        }
-        while true {
-            if FileSystem.exists(current + "/" + BoardFile.path) {
-                return try BoardStore(directory: current, clock: clock, lockTimeout: lockTimeout, index: index)
-            }
-            let parent = (current as NSString).deletingLastPathComponent
-            if parent == current || parent.isEmpty { break }
-            current = parent
-        }
-        throw KanbanError(.boardNotFound, "no board.md in '\(directory)' or any parent directory")
+        let location = try BoardLocation.find(from: directory)
+        return try BoardStore(directory: location.directory, clock: clock, lockTimeout: lockTimeout, index: index)
     }
 
     /// Makes a new board: a directory for each column, `archive/`, and `board.md` last, so that a board whose

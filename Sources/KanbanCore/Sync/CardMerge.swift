@@ -7,6 +7,8 @@ import Foundation
 /// different values takes the value of the later version (see ``prefersOurs(_:_:)``), except:
 /// - `labels` merge as sets: a label added on either side is kept, one removed on either side is removed;
 /// - `modified` takes the later time;
+/// - `claimed-by` and `claimed-at` go together, from the claim that wins (``CardClaim/wins(over:)``: the earlier,
+///   ties by name; a claim over a release), so that after a sync no card is held by two names;
 /// - `column` and `position` go together: when both sides placed the card, both keys come from the side that changed
 ///   the column (or, when both or neither did, from the later version), so a card never gets one side's column and
 ///   the other side's position.
@@ -139,6 +141,20 @@ public enum CardMerge {
             placementFromOurs = oursMoved != theirsMoved ? oursMoved : oursWins
         }
 
+        // Both sides claimed the card, differently: both claim keys from the claim that wins (the earlier; a claim
+        // over a release), so that after a sync no card is held by two names.
+        let claimKeys = [CardClaim.holderKey, CardClaim.dateKey]
+        var claimFromOurs: Bool?
+        if claimKeys.contains(where: { changed(ours, $0) }), claimKeys.contains(where: { changed(theirs, $0) }),
+           !claimKeys.allSatisfy({ sameValue(ours.value(forKey: $0), theirs.value(forKey: $0)) }) {
+            switch (claim(in: ours), claim(in: theirs)) {
+            case let (mine?, other?): claimFromOurs = mine.wins(over: other)
+            case (.some, nil): claimFromOurs = true
+            case (nil, .some): claimFromOurs = false
+            case (nil, nil): claimFromOurs = oursWins
+            }
+        }
+
         func take(_ value: YAMLValue?, _ key: String) {
             if let value {
                 result.setValue(keepingPlainStyle(value), forKey: key)
@@ -153,6 +169,10 @@ public enum CardMerge {
             // Both sides placed the card: both keys from the side chosen, even one only the other side changed.
             if placement.contains(key), let placementFromOurs {
                 if !placementFromOurs { take(other, key) }
+                continue
+            }
+            if claimKeys.contains(key), let claimFromOurs {
+                if !claimFromOurs { take(other, key) }
                 continue
             }
             if sameValue(mine, other) || sameValue(other, old) { continue }
@@ -176,6 +196,14 @@ public enum CardMerge {
                 if !oursWins { take(other, key) }
             }
         }
+    }
+
+    /// The claim a card's frontmatter records, if any.
+    static func claim(in document: FrontmatterDocument) -> CardClaim? {
+        guard let holder = document.value(forKey: CardClaim.holderKey)?.string?.trimmingCharacters(in: .whitespaces), !holder.isEmpty else {
+            return nil
+        }
+        return CardClaim(holder: holder, date: document.value(forKey: CardClaim.dateKey)?.string.flatMap(ISO8601.date(from:)))
     }
 
     /// `value` with its plain scalars marked to stay unquoted, so that a value taken from the other side is written as

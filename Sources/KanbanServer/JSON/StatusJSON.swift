@@ -11,9 +11,11 @@ package enum StatusJSON {
     }
 
     /// The documented `--json` shape.
-    package static func json(_ status: GitSyncStatus, toTidy: [Diagnostic] = []) -> JSON {
+    /// - Parameter location: Where the board was found and why (`"board": {"directory", "reason", "explanation"}`),
+    ///   when the caller knows.
+    package static func json(_ status: GitSyncStatus, toTidy: [Diagnostic] = [], location: BoardLocation? = nil) -> JSON {
         func optional(_ text: String?) -> JSON { text.map(JSON.string) ?? .null }
-        return .object([
+        var object: [String: JSON] = [
             "state": .string(status.availability.rawValue),
             "branch": optional(status.branch),
             "detached": .bool(status.isDetached),
@@ -46,6 +48,24 @@ package enum StatusJSON {
                     "message": .string(finding.message),
                 ])
             }),
-        ])
+        ]
+        if let location { object["board"] = boardJSON(location) }
+        return .object(object)
+    }
+
+    /// Where the board was found: `{"directory", "reason", "explanation"}`, the reason one of `option`, `environment`,
+    /// `found`, `main-worktree` (then with `"worktree"` and `"ownBoard"`).
+    package static func boardJSON(_ location: BoardLocation) -> JSON {
+        var object: [String: JSON] = ["directory": .string(location.directory), "explanation": .string(location.explanation)]
+        switch location.reason {
+        case .option: object["reason"] = .string("option")
+        case .environment: object["reason"] = .string("environment")
+        case .found: object["reason"] = .string("found")
+        case .mainWorktree(let worktree, let ownBoard):
+            object["reason"] = .string("main-worktree")
+            object["worktree"] = .string(worktree)
+            object["ownBoard"] = .string(ownBoard)
+        }
+        return .object(object)
     }
 }

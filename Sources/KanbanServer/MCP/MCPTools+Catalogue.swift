@@ -78,7 +78,7 @@ extension MCPTools {
             name: "update_card", title: "Update a card",
             description: "Changes only what is given, leaving every other line of the file as it is: the title, labels added or "
                 + "removed (or all of them replaced), the body (replaced whole: read it with show_card first to add to it), and "
-                + "other frontmatter fields (a string sets one, null removes it).",
+                + "other frontmatter fields (a string sets one, null removes it), the cards it waits for (depends_on).",
             isReadOnly: false, isIdempotent: true,
             properties: { board in [
                 "card": cardArgument,
@@ -89,6 +89,7 @@ extension MCPTools {
                 "body": string("The new body, in markdown; replaces the whole body."),
                 "fields": .object(["type": .string("object"), "description": .string("Frontmatter fields to set (a string) or remove (null), e.g. {\"assignee\": \"mei\"}."),
                                    "additionalProperties": .object(["type": .array([.string("string"), .string("null")])])]),
+                "depends_on": strings("The cards it waits for (slugs), replacing its list; [] clears it."),
             ] },
             required: ["card"],
             output: object(["card": cardSchema(withBody: true), "committed": commitSchema, "rekeyed": rekeyedSchema], required: ["card"]),
@@ -133,6 +134,43 @@ extension MCPTools {
             output: object(["deleted": .object(["type": .string("string")]), "path": .object(["type": .string("string")]), "committed": commitSchema, "rekeyed": rekeyedSchema],
                            required: ["deleted", "path"]),
             run: { tools, arguments throws(MCPToolError) in try tools.deleteCard(arguments) }),
+        MCPTool(
+            name: "ready_cards", title: "Ready cards",
+            description: "Cards that may be started, in board order: before the start column, every card in their depends-on done, "
+                + "held by no one. The first is what claim_card with next takes.",
+            isReadOnly: true, isIdempotent: true,
+            properties: { _ in [:] },
+            output: object(["cards": .object(["type": .string("array"), "items": cardSchema()]), "count": .object(["type": .string("integer")])],
+                           required: ["cards", "count"]),
+            run: { tools, arguments throws(MCPToolError) in try tools.readyCards(arguments) }),
+        MCPTool(
+            name: "claim_card", title: "Claim a card",
+            description: "Takes a card for you: records claimed-by and claimed-at and moves it to the start column, atomically (two "
+                + "agents never get the same card). Refused when someone holds it or it waits for cards not done. With sync, "
+                + "shared with other clones through git; a card another clone claimed first is lost (next: the next one is taken).",
+            isReadOnly: false, isIdempotent: true,
+            properties: { _ in [
+                "card": cardArgument,
+                "next": boolean("Claim the first ready card."),
+                "name": string("Your name (default: the server's KANBAN_AGENT, else git's user.name)."),
+                "sync": boolean("Commit and sync with the other clones before and after."),
+            ] },
+            output: object(["card": cardSchema(withBody: true), "committed": commitSchema,
+                            "lost": .object(["type": .string("array"), "items": .object(["type": .string("object")])])], required: ["card"]),
+            run: { tools, arguments throws(MCPToolError) in try tools.claimCard(arguments) }),
+        MCPTool(
+            name: "release_card", title: "Release a card",
+            description: "Gives a card you hold back: removes the claim and moves it (unless done) to the top of the column before the start column.",
+            isReadOnly: false, isIdempotent: false,
+            properties: { _ in [
+                "card": cardArgument,
+                "name": string("Your name, as claimed."),
+                "force": boolean("Release it though someone else holds it."),
+                "sync": boolean("Commit and sync with the other clones."),
+            ] },
+            required: ["card"],
+            output: object(["card": cardSchema(), "committed": commitSchema], required: ["card"]),
+            run: { tools, arguments throws(MCPToolError) in try tools.releaseCard(arguments) }),
         MCPTool(
             name: "board_status", title: "Board status",
             description: "The board's git state as 'kanban status --json' gives it: branch, upstream, ahead/behind, an operation "

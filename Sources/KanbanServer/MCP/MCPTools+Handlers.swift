@@ -173,11 +173,20 @@ extension MCPTools {
         let fields = try arguments.fields("fields")
         update.fields = fields.set.map { YAMLMapEntry(key: $0.0, value: .string($0.1)) }
         update.removedFields = fields.removed
-        if update.isEmpty {
-            throw MCPToolError("nothing to change: give title, add_labels, remove_labels, labels, body or fields")
+        let dependencies = try arguments.strings("depends_on")
+        if update.isEmpty && dependencies == nil {
+            throw MCPToolError("nothing to change: give title, add_labels, remove_labels, labels, body, fields or depends_on")
         }
         let (result, extra) = try change { store in
-            let change = try store.updateCard(card, update, in: .all)
+            var change = update.isEmpty ? nil : try store.updateCard(card, update, in: .all)
+            if let dependencies {
+                // The list given replaces the card's: what it lacks is removed, what is new is added (and checked).
+                let current = try store.card(change?.card?.path ?? card, in: .active)
+                let dropped = current.dependencies.filter { !dependencies.contains($0) }
+                let setting = try store.setDependencies(of: current.path, adding: dependencies, removing: dropped)
+                if change == nil || !setting.writtenPaths.isEmpty { change = setting }
+            }
+            guard let change else { throw MCPToolError("nothing to change") }
             return (try fullCard(store, change.card?.path ?? card), change)
         }
         return merged(["card": result], extra)

@@ -31,5 +31,9 @@ extension MCPTools {
         .cardHistory: .absent(because: "not offered yet: 'kanban log CARD --json'"),
         .report: .absent(because: "not offered yet: 'kanban report --json'"),
         .followChanges: .offered("resources/subscribe"),
+        .readyCards: .offered("ready_cards"),
+        .claimCard: .offered("claim_card"),
+        .releaseCard: .offered("release_card"),
+        .setDependencies: .offered("update_card"),
     ]
 }

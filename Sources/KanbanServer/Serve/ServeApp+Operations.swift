@@ -30,5 +30,9 @@ extension ServeApp {
         .cardHistory: .absent(because: "not on the page yet: 'kanban log CARD'"),
         .report: .offered("GET /report"),
         .followChanges: .offered("GET /api/events"),
+        .readyCards: .offered("GET /api/board"),
+        .claimCard: .absent(because: "claims are how agents share work ('kanban claim', the MCP tool claim_card); the page shows who holds each card"),
+        .releaseCard: .absent(because: "claims are how agents share work ('kanban release', the MCP tool release_card)"),
+        .setDependencies: .absent(because: "the page shows what each card waits for and blocks; 'kanban depend' changes it"),
     ]
 }

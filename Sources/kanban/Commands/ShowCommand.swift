@@ -28,8 +28,15 @@ enum ShowCommand: KanbanCommand {
             return .success
         }
         let card = try store.card(reference, in: .all)
+        // Where the card stands for agents: what it waits for, what waits for it, who holds it.
+        let queue = try? store.workQueue()
         if arguments.flag("json") {
-            context.printJSON(JSON(card: card, includeBody: true))
+            var json = JSON(card: card, includeBody: true)
+            if let queue, case .object(var members) = json {
+                members["work"] = WorkJSON.work(of: card, in: queue)
+                json = .object(members)
+            }
+            context.printJSON(json)
             return .success
         }
         let board = try store.loadBoard()
@@ -52,6 +59,12 @@ enum ShowCommand: KanbanCommand {
         rows.append(("path", context.displayPath(card.path, store: store)))
         for field in card.fields {
             rows.append((visible(field.key), visible(describe(field.value))))
+        }
+        if let queue {
+            let waiting = queue.unfinishedDependencies(of: card)
+            if !waiting.isEmpty && !card.isArchived { rows.append(("waits for", waiting.map(visible).joined(separator: ", "))) }
+            let blocks = queue.dependents(of: card.slug)
+            if !blocks.isEmpty { rows.append(("blocks", blocks.map(visible).joined(separator: ", "))) }
         }
         let width = rows.map { $0.0.terminalWidth }.max() ?? 0
         for (key, value) in rows {

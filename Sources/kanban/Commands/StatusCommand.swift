@@ -16,7 +16,10 @@ enum StatusCommand: KanbanCommand {
 
             --json prints {"state", "branch", "detached", "upstream", "remotes", "ahead", "behind", "operation", \
             "clean", "boardChanged", "changes": [{"kind", "slug", "title", "column", "from", "path", "previousPath", \
-            "fields"}], "conflicts", "problems", "toTidy": [{"path", "line", "code", "message"}]}; "state" is "ready", "not-a-repository" or "git-not-installed".
+            "fields"}], "conflicts", "problems", "toTidy": [{"path", "line", "code", "message"}], "board": {"directory", \
+            "reason", "explanation"}}; "state" is "ready", "not-a-repository" or "git-not-installed"; "reason" is \
+            "option", "environment", "found" or "main-worktree" (in a linked git worktree, whose own copy of the \
+            board is not used: "worktree" and "ownBoard" say which).
             """,
         options: [CommonOptions.json])
 
@@ -26,10 +29,13 @@ enum StatusCommand: KanbanCommand {
         let board = try? provider.store.loadBoard()
         let toTidy = StatusJSON.cardsToTidy(provider.store)
         if arguments.flag("json") {
-            context.printJSON(StatusJSON.json(status, toTidy: toTidy))
+            context.printJSON(StatusJSON.json(status, toTidy: toTidy, location: context.boardLocation))
             return .success
         }
         let stylist = context.stylist
+        if let location = context.boardLocation {
+            context.print("Board \(stylist.apply(.bold, to: location.directory)) (\(location.explanation))")
+        }
         switch status.availability {
         case .gitNotInstalled:
             context.print("git is not installed: the board works, but cannot sync (set KANBAN_GIT to the git program).")

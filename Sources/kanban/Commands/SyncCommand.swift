@@ -63,7 +63,7 @@ enum SyncCommand: KanbanCommand {
 
     /// A line of the sync's account: a commit as every command notes one, a warning on standard error (seen even
     /// with --quiet: a person has to look at it).
-    private static func show(_ line: SyncLine, context: CommandContext) {
+    static func show(_ line: SyncLine, context: CommandContext) {
         switch line {
         case .said(let text):
             context.say(text)

@@ -18,6 +18,8 @@ final class CommandContext {
     /// The current directory, absolute.
     let currentDirectory: String
     private var cachedStore: BoardStore?
+    /// Where the board was found and why (set when ``store()`` opens it).
+    private(set) var boardLocation: BoardLocation?
     private var cachedSession: (session: BoardSession, git: GitSyncProvider)?
 
     init(arguments: ParsedArguments, environment: [String: String]) throws {
@@ -103,11 +105,15 @@ final class CommandContext {
     private func openStore() throws -> BoardStore {
         let timeout = try seconds(fromVariable: "KANBAN_LOCK_TIMEOUT") ?? .seconds(20)
         if let directory = arguments.value("board") {
-            return try BoardStore(directory: absolute(directory), lockTimeout: timeout, index: indexPlacement)
+            let store = try BoardStore(directory: absolute(directory), lockTimeout: timeout, index: indexPlacement)
+            boardLocation = BoardLocation(directory: store.directory, reason: .option)
+            return store
         }
         if let directory = environment["KANBAN_BOARD"], !directory.isEmpty {
             do {
-                return try BoardStore(directory: absolute(directory), lockTimeout: timeout, index: indexPlacement)
+                let store = try BoardStore(directory: absolute(directory), lockTimeout: timeout, index: indexPlacement)
+                boardLocation = BoardLocation(directory: store.directory, reason: .environment)
+                return store
             } catch {
                 guard error.code == .boardNotFound else { throw error }
                 var named = error
@@ -115,7 +121,9 @@ final class CommandContext {
                 throw named
             }
         }
-        return try BoardStore.find(from: currentDirectory, lockTimeout: timeout, index: indexPlacement)
+        let location = try BoardLocation.find(from: currentDirectory)
+        boardLocation = location
+        return try BoardStore(directory: location.directory, lockTimeout: timeout, index: indexPlacement)
     }
 
     /// Where the board's index is kept: the git directory when the board is in a repository, else

@@ -1,0 +1,73 @@
+import Foundation
+
+/// What a claim made through a session did: the claim, its commit, and, for a claim shared with the other clones,
+/// the sync and the claims lost on the way.
+public struct SessionClaim: Sendable {
+    /// The claim that stands.
+    public var claim: ClaimResult
+    /// Its commit.
+    public var commit: CommitOutcome
+    /// The syncs made (a claim shared with the other clones): the first brings in their claims, each later one
+    /// sends a claim out.
+    public var syncs: [SyncReport] = []
+    /// Cards claimed here that another clone had claimed first, and who holds them: a claim of the next ready card
+    /// goes on to another card after each.
+    public var lost: [(slug: String, holder: String)] = []
+}
+
+extension BoardSession {
+    /// How many cards a claim of the next ready card tries, when other clones keep winning them, before giving up.
+    public static let claimAttempts = 5
+
+    /// Claims a card for `holder` (``BoardStore/claimCard(_:as:start:done:)``) as one change, committed as the
+    /// policy says. With `sharing`, the claim is committed whatever the policy and shared with the other clones: a
+    /// sync first (so their claims are seen), the claim, and a sync that sends it out; when the merge finds that
+    /// another clone claimed the same card first (``CardClaim/wins(over:)``), the claim is lost: a named card is an
+    /// error naming the holder, and the next ready card is looked for again (up to ``claimAttempts`` cards).
+    /// - Throws: ``KanbanError`` (``KanbanError/Code/claimed`` for a card someone else holds, also after a sync;
+    ///   ``KanbanError/Code/notReady``), ``SyncError`` when a sync fails (a claim made stands, committed).
+    public func claim(_ reference: String?, as holder: String, start: String? = nil, done: String? = nil,
+                      sharing: Bool = false) throws -> SessionClaim {
+        guard sharing else {
+            let (claim, commit) = try change { store in
+                let claim = try store.claimCard(reference, as: holder, start: start, done: done)
+                return (claim, [claim.change])
+            }
+            return SessionClaim(claim: claim, commit: commit)
+        }
+        let shared = BoardSession(store: store, sync: sync, commitPolicy: .always)
+        var syncs = [try shared.sync(pushing: false)]
+        var lost: [(slug: String, holder: String)] = []
+        let name = holder.trimmingCharacters(in: .whitespaces)
+        for _ in 0..<Self.claimAttempts {
+            let (claim, commit) = try shared.change { store in
+                let claim = try store.claimCard(reference, as: name, start: start, done: done)
+                return (claim, [claim.change])
+            }
+            syncs.append(try shared.sync(pushing: true))
+            let now = try store.card(claim.card.slug, in: .all)
+            if let winner = now.claim, winner.holder != name {
+                lost.append((now.slug, winner.holder))
+                if reference != nil {
+                    throw KanbanError(.claimed, "\(now.slug) was claimed first by \(winner.holder)\(winner.date.map { " at " + ISO8601.string(from: $0) } ?? ""), on another clone; your claim was dropped by the sync")
+                }
+                continue
+            }
+            return SessionClaim(claim: ClaimResult(card: now, change: claim.change, wasHeld: claim.wasHeld), commit: commit,
+                                syncs: syncs, lost: lost)
+        }
+        throw KanbanError(.claimed, "other clones claimed each of the \(Self.claimAttempts) cards tried first: \(lost.map { "\($0.slug) (\($0.holder))" }.joined(separator: ", "))")
+    }
+
+    /// Gives a card back (``BoardStore/releaseCard(_:by:start:done:)``) as one change; with `sharing`, committed and
+    /// synced with the other clones.
+    public func release(_ reference: String, by holder: String?, start: String? = nil, done: String? = nil,
+                        sharing: Bool = false) throws -> (claim: ClaimResult, commit: CommitOutcome, sync: SyncReport?) {
+        let session = sharing ? BoardSession(store: store, sync: sync, commitPolicy: .always) : self
+        let (claim, commit) = try session.change { store in
+            let claim = try store.releaseCard(reference, by: holder, start: start, done: done)
+            return (claim, [claim.change])
+        }
+        return (claim, commit, sharing ? try session.sync(pushing: true) : nil)
+    }
+}
