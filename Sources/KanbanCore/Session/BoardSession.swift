@@ -115,7 +115,29 @@ public final class BoardSession: Sendable {
         guard let sync else { throw Self.noProvider }
         changes.lock()
         defer { changes.unlock() }
-        return try sync.sync(pushing: pushing, onStep: onStep)
+        let held = heldClaims()
+        var report = try sync.sync(pushing: pushing, onStep: onStep)
+        // A claim held here that the merge gave to someone who claimed first elsewhere: its holder must be told.
+        if !held.isEmpty {
+            let now = heldClaims()
+            let lost = held.compactMap { slug, claim -> LostClaim? in
+                guard let winner = now[slug], winner.holder != claim.holder else { return nil }
+                return LostClaim(slug: slug, holder: claim.holder, winner: winner)
+            }.sorted { $0.slug.utf8Precedes($1.slug) }
+            if !lost.isEmpty {
+                onStep(.claimsLost(lost))
+                report.steps.append(.claimsLost(lost))
+            }
+        }
+        return report
+    }
+
+    /// The claims on the board's active cards, by slug.
+    private func heldClaims() -> [String: CardClaim] {
+        guard let cards = try? store.load().cards else { return [:] }
+        var claims: [String: CardClaim] = [:]
+        for card in cards { if let claim = card.claim { claims[card.slug] = claim } }
+        return claims
     }
 
     // MARK: Steps

@@ -8,6 +8,25 @@ public enum SyncStep: Sendable, Hashable {
     case pulled(PullResult, from: String)
     /// The recorded changes were sent out (with the pulls a moved-on upstream needed first).
     case pushed(PushResult)
+    /// Claims held here before the sync that the merge gave to someone else, who claimed first on another clone.
+    case claimsLost([LostClaim])
+}
+
+/// A claim a sync dropped: another clone's claim of the card was earlier (``CardClaim/wins(over:)``).
+public struct LostClaim: Sendable, Hashable {
+    /// The card.
+    public var slug: String
+    /// Who held it here before the sync.
+    public var holder: String
+    /// The claim that won.
+    public var winner: CardClaim
+
+    /// Creates a lost claim.
+    public init(slug: String, holder: String, winner: CardClaim) {
+        self.slug = slug
+        self.holder = holder
+        self.winner = winner
+    }
 }
 
 /// What a sync did, step by step (``SyncProvider/sync(pushing:onStep:)``).
@@ -65,6 +84,11 @@ extension SyncStep {
             return push.pulls.flatMap { Self.lines($0, from: push.upstream, board: board) }
                 + [.said(push.pushed == 0 ? "nothing to push: \(push.upstream) has every commit"
                          : "pushed \(Self.commits(push.pushed)) to \(push.upstream)")]
+        case .claimsLost(let lost):
+            return lost.map { claim in
+                .warning("\(claim.slug): the claim of \(claim.holder) was dropped: \(claim.winner.holder) claimed it first on another clone"
+                         + (claim.winner.date.map { " (at \(ISO8601.string(from: $0)))" } ?? ""))
+            }
         }
     }
 

@@ -41,6 +41,14 @@ package enum SyncJSON {
                 "step": .string("pushed"), "to": .string(push.upstream), "pushed": .number(String(push.pushed)),
                 "pulls": .array(push.pulls.map { .object(pullMembers($0)) }),
             ])
+        case .claimsLost(let lost):
+            return .object([
+                "step": .string("claims-lost"),
+                "claims": .array(lost.map { claim in
+                    .object(["card": .string(claim.slug), "holder": .string(claim.holder), "winner": .string(claim.winner.holder),
+                             "claimedAt": claim.winner.date.map { .string(ISO8601.string(from: $0)) } ?? .null])
+                }),
+            ])
         }
     }
 

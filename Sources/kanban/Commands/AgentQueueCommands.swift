@@ -34,6 +34,20 @@ enum WorkQueueOptions {
         }
     }
 
+    /// The lines of a sync a claim or release made: as `kanban sync` prints them, or, after `--json`, on standard
+    /// error (standard output holds only the JSON).
+    static func show(_ reports: [SyncReport], board: Board?, _ arguments: ParsedArguments, _ context: CommandContext) {
+        for step in reports.flatMap(\.steps) {
+            for line in step.lines(board: board) {
+                if arguments.flag("json"), case .said(let text) = line {
+                    if !context.isQuiet { context.errorOutput.writeLine(text) }
+                } else {
+                    SyncCommand.show(line, context: context)
+                }
+            }
+        }
+    }
+
     /// The claim's name: `--as`, else the default.
     static func holder(_ arguments: ParsedArguments, _ context: CommandContext) throws -> String {
         if let name = arguments.value("as") { return name }
@@ -127,9 +141,7 @@ enum ClaimCommand: KanbanCommand {
             let board = try session.store.loadBoard()
             let outcome = try session.claim(reference, as: holder, start: arguments.value("start"), done: arguments.value("done"),
                                             sharing: arguments.flag("sync"))
-            for report in outcome.syncs {
-                for step in report.steps { for line in step.lines(board: board) { SyncCommand.show(line, context: context) } }
-            }
+            WorkQueueOptions.show(outcome.syncs, board: board, arguments, context)
             for (slug, winner) in outcome.lost {
                 context.errorOutput.writeLine("\(context.errorStylist.apply(.bold + .yellow, to: "warning")): \(slug) was claimed first by \(winner) on another clone; trying the next ready card")
             }
@@ -184,7 +196,7 @@ enum ReleaseCommand: KanbanCommand {
             let (released, commit, report) = try session.release(reference, by: holder, start: arguments.value("start"),
                                                                 done: arguments.value("done"), sharing: arguments.flag("sync"))
             context.note(commit)
-            for step in report?.steps ?? [] { for line in step.lines(board: board) { SyncCommand.show(line, context: context) } }
+            WorkQueueOptions.show(report.map { [$0] } ?? [], board: board, arguments, context)
             if arguments.flag("json") {
                 try context.printCardsJSON([released.card])
             } else {

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+extension GitTests {
+    /// `kanban claim`, `release`, `ready` and `depend` as agents use them: claims raced between processes on one
+    /// board, between clones that sync through one remote, and between linked worktrees of one clone.
+    @Suite struct ClaimCommandTests {
+        /// Adds `count` cards to the shared board in `ana`, committed and pushed.
+        private func addCards(_ count: Int, workspace: GitWorkspace, in ana: String) throws {
+            for index in 1...count {
+                let added = try workspace.kanban(["add", "Task \(index)"], in: ana)
+                try #require(added.status == 0, "\(added)")
+            }
+            try workspace.git(["add", "--all"], in: ana)
+            try workspace.git(["commit", "--quiet", "-m", "Add tasks"], in: ana)
+            try workspace.git(["push", "--quiet"], in: ana)
+        }
+
+        private func claimedSlug(_ output: KanbanProcess.Output) throws -> String {
+            let json = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]]
+            return try #require(json?.first?["slug"] as? String, "\(output)")
+        }
+
+        @Test func processesRacingForTheNextCardNeverGetTheSameOne() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                try addCards(6, workspace: workspace, in: ana)
+                let outputs = Locked<[KanbanProcess.Output]>([])
+                DispatchQueue.concurrentPerform(iterations: 8) { index in
+                    if let output = try? workspace.kanban(["claim", "--next", "--as", "agent-\(index)", "--json"], in: ana) {
+                        outputs.withLock { $0.append(output) }
+                    }
+                }
+                let all = outputs.withLock { $0 }
+                #expect(all.count == 8)
+                let won = all.filter { $0.status == 0 }
+                #expect(won.count == 6, "\(all)")
+                #expect(all.filter { $0.status == 4 }.count == 2, "\(all)")
+                let slugs = try won.map(claimedSlug)
+                #expect(Set(slugs).count == 6, "two processes got one card: \(slugs)")
+                let ready = try workspace.kanban(["ready", "--json"], in: ana)
+                #expect(ready.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+            }
+        }
+
+        @Test func twoClonesClaimingOneCardEndWithTheEarlierClaimAndTheLaterIsTold() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                try addCards(1, workspace: workspace, in: ana)
+                try workspace.git(["pull", "--quiet"], in: ben)
+                // Both claim before either syncs: Ana first (a second earlier), then Ben.
+                #expect(try workspace.kanban(["claim", "task-1", "--as", "ana", "--commit"], in: ana).status == 0)
+                try waitUntilNextSecond()
+                #expect(try workspace.kanban(["claim", "task-1", "--as", "ben", "--commit"], in: ben).status == 0)
+                // Ben syncs first: his claim reaches the remote, then Ana's earlier one wins the merge on her side.
+                #expect(try workspace.kanban(["sync"], in: ben).status == 0)
+                let anaSync = try workspace.kanban(["sync"], in: ana)
+                #expect(anaSync.status == 0, "\(anaSync)")
+                #expect(!anaSync.stderr.contains("dropped"), "\(anaSync)")
+                // Ben's next sync brings Ana's claim in and tells him his was dropped.
+                let benSync = try workspace.kanban(["sync"], in: ben)
+                #expect(benSync.status == 0, "\(benSync)")
+                #expect(benSync.stderr.contains("task-1: the claim of ben was dropped: ana claimed it first on another clone"), "\(benSync)")
+                for clone in [ana, ben] {
+                    let shown = try workspace.kanban(["show", "task-1", "--json"], in: clone)
+                    #expect(shown.stdout.contains("\"claimedBy\" : \"ana\"") || shown.stdout.contains("\"claimedBy\": \"ana\""), "\(shown)")
+                }
+                // Ben claiming it again with --sync is told who holds it, with the claim exit status.
+                let again = try workspace.kanban(["claim", "task-1", "--as", "ben", "--sync"], in: ben)
+                #expect(again.status == 3, "\(again)")
+                #expect(again.stderr.contains("held by ana"), "\(again)")
+            }
+        }
+
+        @Test func claimNextWithSyncGoesOnToTheNextCardWhenAnotherCloneTookOne() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                try addCards(2, workspace: workspace, in: ana)
+                try workspace.git(["pull", "--quiet"], in: ben)
+                let first = try workspace.kanban(["claim", "--next", "--as", "ana", "--sync", "--json"], in: ana)
+                #expect(first.status == 0, "\(first)")
+                #expect(try claimedSlug(first) == "task-1")
+                // Ben has not synced: his --next syncs first, so he sees Ana's claim and takes the second card.
+                let second = try workspace.kanban(["claim", "--next", "--as", "ben", "--sync", "--json"], in: ben)
+                #expect(second.status == 0, "\(second)")
+                #expect(try claimedSlug(second) == "task-2")
+                let none = try workspace.kanban(["claim", "--next", "--as", "ben", "--sync"], in: ben)
+                #expect(none.status == 4, "\(none)")
+                #expect(none.stderr.contains("no card is ready"), "\(none)")
+                // Released with --sync, the card is first in Ana's queue after her next sync.
+                #expect(try workspace.kanban(["release", "task-2", "--as", "ben", "--sync"], in: ben).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                let ready = try workspace.kanban(["ready"], in: ana)
+                #expect(ready.stdout.hasPrefix("task-2"), "\(ready)")
+            }
+        }
+
+        @Test func linkedWorktreesShareTheMainWorktreesBoard() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                try addCards(2, workspace: workspace, in: ana)
+                let linked = workspace.root + "/ana-feature"
+                try workspace.git(["worktree", "add", "--quiet", "-b", "feature", linked], in: ana)
+                // In the linked worktree, the board is the main worktree's: a claim there is seen in the main one.
+                let claim = try workspace.kanban(["claim", "--next", "--as", "agent-wt"], in: linked + "/cards")
+                #expect(claim.status == 0, "\(claim)")
+                #expect(try workspace.read(ana + "/cards/in-progress/task-1.md").contains("claimed-by: agent-wt"))
+                #expect(!workspace.exists(linked + "/cards/in-progress/task-1.md"))
+                let status = try workspace.kanban(["status", "--json"], in: linked)
+                #expect(status.stdout.contains("\"reason\" : \"main-worktree\"") || status.stdout.contains("\"reason\": \"main-worktree\""), "\(status)")
+                let text = try workspace.kanban(["status"], in: linked)
+                #expect(text.stdout.contains("the main worktree's board"), "\(text)")
+                // Naming the worktree's own board still works.
+                let own = try workspace.kanban(["ready", "--board", linked], in: linked)
+                #expect(own.stdout.contains("task-1"), "\(own)")
+            }
+        }
+
+        @Test func dependCommandsShowWaitsAndRefuseCycles() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                try addCards(3, workspace: workspace, in: ana)
+                #expect(try workspace.kanban(["depend", "task-3", "task-1", "task-2"], in: ana).status == 0)
+                let shown = try workspace.kanban(["depend", "task-3"], in: ana)
+                #expect(shown.stdout.contains("task-1  not done"), "\(shown)")
+                let cycle = try workspace.kanban(["depend", "task-1", "task-3"], in: ana)
+                #expect(cycle.status == 1)
+                #expect(cycle.stderr.contains("cycle: task-1 → task-3 → task-1"), "\(cycle)")
+                let refused = try workspace.kanban(["claim", "task-3", "--as", "a"], in: ana)
+                #expect(refused.status == 4, "\(refused)")
+                #expect(refused.stderr.contains("waits for task-1, task-2"), "\(refused)")
+                let blocks = try workspace.kanban(["show", "task-1"], in: ana)
+                #expect(blocks.stdout.contains("blocks:"), "\(blocks)")
+            }
+        }
+    }
+}
+
+/// Sleeps until just after the next whole second, so that two stamps written before and after differ (cards keep whole
+/// seconds).
+func waitUntilNextSecond() throws {
+    let now = Date().timeIntervalSince1970
+    Thread.sleep(forTimeInterval: now.rounded(.down) + 1.05 - now)
+}
