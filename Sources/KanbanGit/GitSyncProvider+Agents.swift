@@ -1,3 +1,4 @@
+import Foundation
 import KanbanCore
 
 extension GitSyncProvider {
@@ -16,5 +17,66 @@ extension GitSyncProvider {
             if let name = environment[key]?.trimmingCharacters(in: .whitespaces), !name.isEmpty { return name }
         }
         return nil
+    }
+}
+
+extension GitSyncProvider {
+    /// Cards whose `depends-on` a change dropped whole, not touching it otherwise: what SimpleKanban does when it
+    /// rewrites a card (it keeps only the keys it knows), and what an editor's careless save does. A list emptied on
+    /// purpose (`kanban depend --remove`) is written `depends-on: []`, so it is not taken for one. Looks at the
+    /// uncommitted changes and the last `limit` commits that touched a `depends-on` line, newest first; a card
+    /// whose list came back since, or that is gone, is not reported. Empty outside a repository or when git fails.
+    public func droppedDependencies(limit: Int = 200) -> [Diagnostic] {
+        guard let root = try? store.load(.all) else { return [] }
+        var current: [String: Card] = [:]
+        for card in root.cards where current[card.slug] == nil { current[card.slug] = card }
+        var decided: Set<String> = []
+        var found: [Diagnostic] = []
+        func read(_ output: Git.Output, commit fallback: String?) {
+            var commit = fallback
+            var slug: String?
+            var removed: String?
+            var added = false
+            // One file's diff: a list added or changed back means the card has one; a list removed and none written
+            // means it was dropped, when the card has none now. The newest change to a card decides.
+            func finish() {
+                defer { slug = nil; removed = nil; added = false }
+                guard let name = slug, !decided.contains(name), removed != nil || added else { return }
+                decided.insert(name)
+                guard let removed, !added, let card = current[name], card.field(Card.dependenciesKey) == nil else { return }
+                let by = commit.map { "commit \($0)" } ?? "an uncommitted change"
+                found.append(Diagnostic(.warning, .droppedKeys, at: SourceLocation(path: card.path, line: 1, column: 1),
+                    "\(by) dropped '\(removed)' (SimpleKanban keeps only the keys it knows when it rewrites a card); 'kanban depend \(card.slug) SLUG...' puts it back"))
+            }
+            for line in output.text.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.hasPrefix("\u{1}") {
+                    finish()
+                    commit = String(line.dropFirst())
+                } else if line.hasPrefix("diff --git ") {
+                    finish()
+                    // `diff --git a/cards/todo/x.md b/cards/doing/x.md`: the new name.
+                    if let last = line.split(separator: " ").last, last.hasSuffix(".md") {
+                        var name = (last.split(separator: "/").last ?? "").dropLast(3)
+                        if last.hasPrefix("b/archive/"), name.count > 11 { name = name.dropFirst(11) }
+                        slug = String(name)
+                    }
+                } else if line.hasPrefix("-\(Card.dependenciesKey):") {
+                    removed = String(line.dropFirst())
+                } else if line.hasPrefix("+\(Card.dependenciesKey):") {
+                    added = true
+                }
+            }
+            finish()
+        }
+        let pattern = "-G^\(Card.dependenciesKey):"
+        if let uncommitted = try? git.run(["diff", "HEAD", "--unified=0", "--relative", pattern, "--", "cards", "archive"], readOnly: true),
+           uncommitted.succeeded {
+            read(uncommitted, commit: nil)
+        }
+        if let log = try? git.run(["log", "-n", String(limit), "--unified=0", "--relative", "--format=%x01%h", "-p", pattern, "--",
+                                   "cards", "archive"], readOnly: true), log.succeeded {
+            read(log, commit: nil)
+        }
+        return found
     }
 }

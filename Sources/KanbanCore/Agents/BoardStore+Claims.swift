@@ -95,8 +95,8 @@ extension BoardStore {
         }
     }
 
-    /// Sets the cards a card waits for (`depends-on`): `added` joined to its list, `removed` taken out. The key is
-    /// removed when the list ends empty. Slugs must name cards on the board (active or archived), not the card itself,
+    /// Sets the cards a card waits for (`depends-on`): `added` joined to its list, `removed` taken out. A list that
+    /// ends empty is written `depends-on: []` (a line gone whole is what `kanban doctor` reports as dropped). Slugs must name cards on the board (active or archived), not the card itself,
     /// and must not close a cycle.
     /// - Throws: ``KanbanError/Code/cardNotFound`` for an unknown slug, ``KanbanError/Code/invalidArgument`` for the
     ///   card itself or a cycle.
@@ -126,15 +126,14 @@ extension BoardStore {
                 depending[index].fields.removeAll { $0.key == Card.dependenciesKey }
                 depending[index].fields.append(YAMLMapEntry(key: Card.dependenciesKey, value: .list(list.map { .string($0) })))
             }
-            let flow = try? WorkFlow(board: snapshot.board)
-            if let flow, let cycle = WorkQueue(flow: flow, cards: depending, archivedSlugs: []).cycles().first(where: { $0.contains(card.slug) }) {
+            let flow = WorkFlow(unchecked: snapshot.board)
+            if let cycle = WorkQueue(flow: flow, cards: depending, archivedSlugs: []).cycles().first(where: { $0.contains(card.slug) }) {
                 throw KanbanError(.invalidArgument, "that would make a cycle: \((cycle + [cycle[0]]).joined(separator: " → "))")
             }
             if list == card.dependencies { return BoardChange(card: card, previous: card, writtenPaths: []) }
-            let update = list.isEmpty
-                ? CardUpdate(removedFields: [Card.dependenciesKey])
-                : CardUpdate(fields: [YAMLMapEntry(key: Card.dependenciesKey, value: .list(list.map { .string($0) }))])
-            return try updateCard(card.path, update)
+            // A list emptied on purpose stays, as `[]`: a `depends-on` line gone whole is what SimpleKanban's rewrite
+            // of a card leaves, and `kanban doctor` reports it as a list dropped.
+            return try updateCard(card.path, CardUpdate(fields: [YAMLMapEntry(key: Card.dependenciesKey, value: .list(list.map { .string($0) }))]))
         }
     }
 }

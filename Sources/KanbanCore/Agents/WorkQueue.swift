@@ -49,6 +49,13 @@ public struct WorkFlow: Sendable, Hashable {
         }
     }
 
+    /// A flow from the board's columns without the checks: for what does not depend on the flow (cycles).
+    init(unchecked board: Board) {
+        columnIDs = board.columns.map(\.id)
+        startColumn = columnIDs.count > 1 ? columnIDs[1] : columnIDs.first ?? ""
+        doneColumn = columnIDs.last ?? ""
+    }
+
     private func position(of column: String) -> Int? { columnIDs.firstIndex(of: column) }
 
     /// Whether `column` holds work waiting to be picked up: it comes before the start column.

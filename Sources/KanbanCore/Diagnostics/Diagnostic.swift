@@ -62,6 +62,12 @@ public struct Diagnostic: Sendable, Hashable, Codable {
         case keptText = "kept-text"
         /// A card holding another card that `git merge` met under the same name, kept inside it by the merge driver.
         case keptCard = "kept-card"
+        /// A card's `depends-on` names a card that is on the board nowhere (deleted, or renamed by hand).
+        case unknownDependency = "unknown-dependency"
+        /// Cards whose `depends-on` lists lead back to themselves: none of them can ever be ready.
+        case dependencyCycle = "dependency-cycle"
+        /// A commit rewrote a card the way SimpleKanban does and dropped its `depends-on` (or its claim).
+        case droppedKeys = "dropped-keys"
     }
 
     /// How serious the problem is.

@@ -117,6 +117,21 @@ public final class BoardSession: Sendable {
         defer { changes.unlock() }
         let held = heldClaims()
         var report = try sync.sync(pushing: pushing, onStep: onStep)
+        // A slug two clones gave a new card, one of which the merge renamed: cards waiting for it are pointed out.
+        let renamed = report.steps.flatMap(\.resolutions).filter { $0.kind == .renamed }
+        if !renamed.isEmpty, let cards = try? store.load().cards {
+            var found: [RenamedDependency] = []
+            for resolution in renamed {
+                guard let newSlug = resolution.newSlug else { continue }
+                for card in cards where card.dependencies.contains(resolution.slug) {
+                    found.append(RenamedDependency(card: card.slug, slug: resolution.slug, renamedTo: newSlug))
+                }
+            }
+            if !found.isEmpty {
+                onStep(.dependenciesToCheck(found))
+                report.steps.append(.dependenciesToCheck(found))
+            }
+        }
         // A claim held here that the merge gave to someone who claimed first elsewhere: its holder must be told.
         if !held.isEmpty {
             let now = heldClaims()

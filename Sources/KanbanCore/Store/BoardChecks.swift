@@ -51,10 +51,32 @@ enum BoardChecks {
                 }
             }
         }
+        diagnostics += dependencies(snapshot, firstBySlug: firstBySlug)
         return diagnostics.sorted { lhs, rhs in
             if lhs.location.path != rhs.location.path { return lhs.location.path.utf8Precedes(rhs.location.path) }
             return (lhs.location.line ?? 0) < (rhs.location.line ?? 0)
         }
+    }
+
+    /// Dependencies that can never be met: slugs on the board nowhere, and cycles.
+    static func dependencies(_ snapshot: BoardSnapshot, firstBySlug: [String: Card]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let active = snapshot.cards.filter { !$0.isArchived }
+        for card in active {
+            for slug in card.dependencies where firstBySlug[slug] == nil {
+                diagnostics.append(Diagnostic(.warning, .unknownDependency, at: SourceLocation(path: card.path, line: 1, column: 1),
+                    "depends on '\(slug)', which is not on the board (deleted, or renamed by hand), so the card is never ready; 'kanban depend \(card.slug) --remove \(slug)' drops it"))
+            }
+        }
+        guard active.contains(where: { !$0.dependencies.isEmpty }) else { return diagnostics }
+        // Cycles do not depend on the board's flow; any flow will do to build the queue.
+        let flow = WorkFlow(unchecked: snapshot.board)
+        for cycle in WorkQueue(flow: flow, cards: active, archivedSlugs: []).cycles() {
+            guard let first = firstBySlug[cycle[0]] else { continue }
+            diagnostics.append(Diagnostic(.warning, .dependencyCycle, at: SourceLocation(path: first.path, line: 1, column: 1),
+                "cards wait for each other in a cycle, so none is ever ready: \((cycle + [cycle[0]]).joined(separator: " → ")); 'kanban depend CARD --remove SLUG' breaks it"))
+        }
+        return diagnostics
     }
 
     /// What `board.md` holds that SimpleKanban reads otherwise than kanban or a YAML reader: values the readers

@@ -10,6 +10,26 @@ public enum SyncStep: Sendable, Hashable {
     case pushed(PushResult)
     /// Claims held here before the sync that the merge gave to someone else, who claimed first on another clone.
     case claimsLost([LostClaim])
+    /// Cards that wait for a slug the merge gave to one of two cards added under it on two clones, the other being
+    /// renamed: which of the two each means is for a person to say.
+    case dependenciesToCheck([RenamedDependency])
+}
+
+/// A card whose `depends-on` names a slug two clones both gave a new card, one of which the merge renamed.
+public struct RenamedDependency: Sendable, Hashable {
+    /// The card that waits.
+    public var card: String
+    /// The slug it waits for, now the other card's.
+    public var slug: String
+    /// The renamed card's new slug.
+    public var renamedTo: String
+
+    /// Creates one.
+    public init(card: String, slug: String, renamedTo: String) {
+        self.card = card
+        self.slug = slug
+        self.renamedTo = renamedTo
+    }
 }
 
 /// A claim a sync dropped: another clone's claim of the card was earlier (``CardClaim/wins(over:)``).
@@ -64,6 +84,16 @@ public enum SyncLine: Sendable, Hashable {
 }
 
 extension SyncStep {
+    /// What the step's merges resolved, card by card.
+    public var resolutions: [CardResolution] {
+        switch self {
+        case .finishedMerge(let finished): finished.resolutions
+        case .pulled(let pull, _): pull.resolutions
+        case .pushed(let push): push.pulls.flatMap(\.resolutions)
+        case .committed, .claimsLost, .dependenciesToCheck: []
+        }
+    }
+
     /// The lines that tell a person what this step did.
     public func lines(board: Board?) -> [SyncLine] {
         switch self {
@@ -84,6 +114,11 @@ extension SyncStep {
             return push.pulls.flatMap { Self.lines($0, from: push.upstream, board: board) }
                 + [.said(push.pushed == 0 ? "nothing to push: \(push.upstream) has every commit"
                          : "pushed \(Self.commits(push.pushed)) to \(push.upstream)")]
+        case .dependenciesToCheck(let found):
+            return found.map { item in
+                .warning("\(item.card) waits for '\(item.slug)', a slug two clones gave a new card; the merge renamed one of them to "
+                         + "'\(item.renamedTo)'. If \(item.card) meant that one: kanban depend \(item.card) \(item.renamedTo) --remove \(item.slug)")
+            }
         case .claimsLost(let lost):
             return lost.map { claim in
                 .warning("\(claim.slug): the claim of \(claim.holder) was dropped: \(claim.winner.holder) claimed it first on another clone"

@@ -41,6 +41,11 @@ package enum SyncJSON {
                 "step": .string("pushed"), "to": .string(push.upstream), "pushed": .number(String(push.pushed)),
                 "pulls": .array(push.pulls.map { .object(pullMembers($0)) }),
             ])
+        case .dependenciesToCheck(let found):
+            return .object([
+                "step": .string("dependencies-to-check"),
+                "cards": .array(found.map { .object(["card": .string($0.card), "slug": .string($0.slug), "renamedTo": .string($0.renamedTo)]) }),
+            ])
         case .claimsLost(let lost):
             return .object([
                 "step": .string("claims-lost"),

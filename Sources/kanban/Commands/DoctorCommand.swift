@@ -41,7 +41,8 @@ enum DoctorCommand: KanbanCommand {
             let count = try store.rebuildIndex()
             if !disagreeing.isEmpty { indexRebuilt = count }
         }
-        let diagnostics = try store.check()
+        // A dependency list a commit (or an uncommitted rewrite) dropped, as SimpleKanban's rewrite of a card does.
+        let diagnostics = try store.check() + ((try? context.syncProvider())?.droppedDependencies() ?? [])
         let index = try store.checkIndex()
         // An entry that matches its file's stat data but not its contents would give wrong answers: an error.
         let indexProblems = index.disagreeingPaths.map { path in

@@ -116,6 +116,35 @@ extension GitTests {
             }
         }
 
+        @Test func doctorReportsDependencyListsSimpleKanbanDroppedUnknownSlugsAndCycles() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                try addCards(4, workspace: workspace, in: ana)
+                for (card, on) in [("task-2", "task-1"), ("task-3", "task-1"), ("task-4", "task-3")] {
+                    #expect(try workspace.kanban(["depend", card, on, "--commit"], in: ana).status == 0)
+                }
+                // The app rewrites task-2 (moving it, say): only the keys it knows survive. Committed.
+                let path = ana + "/cards/todo/task-2.md"
+                let appVersion = try workspace.read(path).split(separator: "\n").filter { !$0.hasPrefix("depends-on:") }.joined(separator: "\n")
+                try workspace.write(appVersion, to: path)
+                try workspace.git(["commit", "--quiet", "-am", "Move card"], in: ana)
+                // task-3's list is emptied on purpose: not a drop.
+                #expect(try workspace.kanban(["depend", "task-3", "--remove", "task-1", "--commit"], in: ana).status == 0)
+                #expect(try workspace.read(ana + "/cards/todo/task-3.md").contains("depends-on: []"))
+                // A card waiting for one deleted since, and a cycle written by hand.
+                #expect(try workspace.kanban(["depend", "task-1", "task-4"], in: ana).status == 0)
+                #expect(try workspace.kanban(["delete", "task-4"], in: ana).status == 0)
+                try workspace.write("---\ntitle: A\ncolumn: todo\nposition: x\ndepends-on: [b-card]\n---\n", to: ana + "/cards/todo/a-card.md")
+                try workspace.write("---\ntitle: B\ncolumn: todo\nposition: y\ndepends-on: [a-card]\n---\n", to: ana + "/cards/todo/b-card.md")
+                let doctor = try workspace.kanban(["doctor"], in: ana)
+                let all = doctor.stdout + doctor.stderr
+                #expect(all.contains("cards/todo/task-2.md") && all.contains("dropped 'depends-on: [task-1]'"), "\(doctor)")
+                #expect(!all.contains("cards/todo/task-3.md"), "\(doctor)")
+                #expect(all.contains("depends on 'task-4', which is not on the board"), "\(doctor)")
+                #expect(all.contains("a-card → b-card → a-card"), "\(doctor)")
+            }
+        }
+
         @Test func dependCommandsShowWaitsAndRefuseCycles() throws {
             try withGitWorkspace { workspace in
                 let (ana, _) = try workspace.makeSharedBoard()
