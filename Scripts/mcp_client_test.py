@@ -43,7 +43,8 @@ async def drive(binary, board, mode):
         tools = await client.list_tools()
         names = sorted(tool.name for tool in tools.tools)
         expected = sorted(["board", "list_cards", "search_cards", "show_card", "add_card", "update_card", "move_card",
-                           "archive_card", "unarchive_card", "delete_card", "board_status", "sync"])
+                           "archive_card", "unarchive_card", "delete_card", "ready_cards", "claim_card", "release_card",
+                           "board_status", "sync"])
         check(f"{tag} list tools", names == expected, str(names))
         move = next(tool for tool in tools.tools if tool.name == "move_card")
         columns = move.input_schema["properties"]["column"].get("enum")
@@ -70,6 +71,16 @@ async def drive(binary, board, mode):
         missing = await client.call_tool("move_card", {"card": slug, "column": "nowhere"})
         check(f"{tag} a missing column is a tool error naming the columns", missing.is_error and "in-progress" in text_of(missing),
               text_of(missing))
+
+        # The agent loop: the first ready card is claimed by this agent, and a second claim of it is refused.
+        ready = await client.call_tool("ready_cards", {})
+        first = ((ready.structured_content or {}).get("cards") or [{}])[0].get("slug")
+        claimed = await client.call_tool("claim_card", {"next": True, "name": f"agent-{mode}"})
+        claimed_card = (claimed.structured_content or {}).get("card", {})
+        check(f"{tag} claim the first ready card", not claimed.is_error and claimed_card.get("slug") == first
+              and claimed_card.get("fields", {}).get("claimed-by") == f"agent-{mode}", text_of(claimed))
+        again = await client.call_tool("claim_card", {"card": first, "name": "someone-else"})
+        check(f"{tag} a held card is refused, naming the holder", again.is_error and f"agent-{mode}" in text_of(again), text_of(again))
 
         resource = await client.read_resource(f"kanban://card/{slug}")
         contents = resource.contents[0]

@@ -19,6 +19,8 @@ package final class MCPBoard: Sendable {
         package var commitPolicy = CommitPolicy.boardSetting
         /// How git is run.
         package var git: GitConfiguration
+        /// Which tools `tools/list` offers.
+        package var tools = MCPToolSelection.all
 
         package init(isBoardNamed: Bool = false, lockTimeout: Duration = .seconds(20), index: IndexPlacement = .none,
                      commitPolicy: CommitPolicy = .boardSetting, git: GitConfiguration) {

@@ -12,15 +12,18 @@ package enum MCPInstructions {
         display names. An unknown or ambiguous name is an error that lists the candidates: pick one and call again.
 
         Working on a card, the usual loop:
-        1. board, then list_cards (column: the first columns, or labels) or search_cards to find work. The search \
-        language: words (all must match, ignoring case and accents), "quoted phrases", label:ID, column:ID, title:WORD, \
-        and -TERM to exclude, e.g. login "error page" label:bug -column:done.
-        2. show_card to read the card's body before you start.
-        3. move_card to the in-progress column (its id is on the board) when you start, so others see it is taken.
-        4. update_card to record what you did: read the body with show_card, then send the whole new body (it replaces the \
-        old one); add labels with add_labels; set fields such as assignee with fields.
-        5. move_card to the review or done column when you finish. archive_card takes finished cards off the board.
-        add_card needs only a title (it goes to the bottom of the first column with the board's card template as its body).
+        1. claim_card with next: true takes the first ready card (before the start column, every card in its \
+        depends-on done, held by no one), records you as claimed-by and moves it to the start column; no two agents get \
+        the same card. With sync: true the claim is shared with other clones through git. ready_cards lists the queue; \
+        search_cards finds other work (words, "quoted phrases", label:ID, column:ID, title:WORD, claimed:NAME, ready:, \
+        -TERM to exclude).
+        2. show_card to read the card before you start (fields: depends-on, claimed-by).
+        3. update_card to record what you did: read the body with show_card, then send the whole new body (it replaces \
+        the old one); add labels with add_labels; depends_on sets what a card waits for.
+        4. Before you finish, with sync: sync, then show_card: if claimed-by is no longer you (another clone claimed \
+        it first), leave the card.
+        5. move_card to the review or done column when you finish; release_card gives a card back. add_card needs only \
+        a title.
 
         Rules. Change only the cards your task is about; never rewrite other cards' bodies or reorder cards you did not \
         work on. Prefer archive_card to delete_card. Changes are committed with git when the board asks for it \

@@ -3,7 +3,7 @@ import KanbanCore
 
 /// A tool's failure, told to the agent as a tool result with `isError: true`: what went wrong and what to do.
 package struct MCPToolError: Error {
-    var message: String
+    package var message: String
 
     init(_ message: String) { self.message = message }
 
@@ -54,14 +54,20 @@ package struct MCPTool: Sendable {
             "description": .string(description),
             "inputSchema": .object(input),
             "outputSchema": output,
-            "annotations": .object([
-                "title": .string(title),
-                "readOnlyHint": .bool(isReadOnly),
-                "destructiveHint": .bool(isDestructive),
-                "idempotentHint": .bool(isIdempotent),
-                "openWorldHint": .bool(name == "sync"),
-            ]),
+            "annotations": .object(annotations),
         ])
+    }
+
+    /// The hints, each only where it means something and differs from the protocol's default (destructive, not
+    /// idempotent, open world): every byte of `tools/list` is read into an agent's context.
+    private var annotations: [String: JSON] {
+        var hints: [String: JSON] = ["readOnlyHint": .bool(isReadOnly)]
+        if !isReadOnly {
+            hints["destructiveHint"] = .bool(isDestructive)
+            if isIdempotent { hints["idempotentHint"] = .bool(true) }
+        }
+        if name != "sync" { hints["openWorldHint"] = .bool(false) }
+        return hints
     }
 }
 
@@ -158,10 +164,17 @@ package struct MCPTools {
 
     init(board: MCPBoard) {
         self.board = board
-        all = Self.catalogue
+        all = board.settings.tools.tools(of: Self.catalogue)
     }
 
     func tool(named name: String) -> MCPTool? { all.first { $0.name == name } }
+
+    /// The size of `tools/list`'s result for `selection` on `board`, as the server sends it (bytes of compact JSON):
+    /// what an agent's context pays for the tools, about a token for every four bytes.
+    package static func listingBytes(_ selection: MCPToolSelection, board: Board?) -> Int {
+        let tools = selection.tools(of: catalogue).map { $0.definition(board: board) }
+        return JSON.object(["tools": .array(tools)]).rendered(pretty: false).utf8.count
+    }
 
     /// The `tools/list` entries, with the board's column and label ids in the schemas.
     func definitions() -> [JSON] {
@@ -210,6 +223,10 @@ package struct MCPTools {
 
     static let nullableString: JSON = .object(["type": .array([.string("string"), .string("null")])])
 
+    /// A card where a tool returns one: an object, as `show_card` describes it in full (its schema once, not in every
+    /// tool: `tools/list` is read into the agent's context).
+    static let cardReference: JSON = .object(["type": .string("object")])
+
     /// A card as `--json` prints it, with `body` where the tool gives it.
     static func cardSchema(withBody: Bool = false, extra: [String: JSON] = [:]) -> JSON {
         var properties: [String: JSON] = [
@@ -233,26 +250,64 @@ package struct MCPTools {
         return object(properties, required: required)
     }
 
-    static let commitSchema = object(["commit": .object(["type": .string("string")]), "message": .object(["type": .string("string")])],
-                                     required: ["commit", "message"])
+    static let commitSchema: JSON = .object(["type": .string("object")])
 
     /// The paths of other cards whose `position` was re-keyed to make room (only when some were).
-    static let rekeyedSchema: JSON = .object([
-        "type": .string("array"), "items": .object(["type": .string("string")]),
-        "description": .string("Other cards whose position key had to change to make room."),
-    ])
+    static let rekeyedSchema: JSON = .object(["type": .string("array"), "items": .object(["type": .string("string")])])
 
     static func columnIDs(_ board: Board?) -> [String]? { board.map { $0.columns.map(\.id) } }
     static func labelIDs(_ board: Board?) -> [String]? { board.map { $0.labels.map(\.id) } }
 
-    static let cardArgument = string("The card: its slug, a unique prefix of the slug, or its path (cards/<column>/<slug>.md).")
+    static let cardArgument = string("Slug, unique slug prefix, or path.")
 
     static func placementProperties(_ board: Board?) -> [String: JSON] {
         [
-            "top": boolean("Place it at the top of the column."),
-            "bottom": boolean("Place it at the bottom of the column."),
-            "before": string("Place it just before this card (a slug or unique prefix)."),
-            "after": string("Place it just after this card (a slug or unique prefix)."),
+            "top": boolean("At the top of the column."),
+            "bottom": boolean("At the bottom."),
+            "before": string("Just before this card."),
+            "after": string("Just after this card."),
         ]
+    }
+}
+
+/// Which tools `kanban mcp` lists (`--tools`): all, the core of the agent loop, or the ones named. An agent that loads
+/// fewer tools keeps more of its context for its work.
+package enum MCPToolSelection: Sendable, Hashable {
+    /// Every tool.
+    case all
+    /// The agent loop: ready → claim → work → move → sync (``coreTools``).
+    case core
+    /// The tools named, in the catalogue's order.
+    case named(Set<String>)
+
+    /// The tools of the agent loop.
+    package static let coreTools: Set<String> = ["ready_cards", "claim_card", "show_card", "move_card", "release_card", "sync"]
+
+    /// The selection `--tools` names: `all`, `core`, or tool names separated by commas (`core` may be one of them).
+    /// - Throws: a message naming an unknown tool and listing the tools.
+    package init(parsing text: String) throws(MCPToolError) {
+        let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if names == ["all"] { self = .all; return }
+        if names == ["core"] { self = .core; return }
+        let known = Set(MCPTools.catalogue.map(\.name))
+        var chosen: Set<String> = []
+        for name in names {
+            if name == "core" { chosen.formUnion(Self.coreTools); continue }
+            guard known.contains(name) else {
+                throw MCPToolError("no tool '\(name)'; give all, core, or tool names from: \(MCPTools.catalogue.map(\.name).joined(separator: ", "))")
+            }
+            chosen.insert(name)
+        }
+        guard !chosen.isEmpty else { throw MCPToolError("name at least one tool, or all or core") }
+        self = .named(chosen)
+    }
+
+    /// The tools of `catalogue` this selection keeps, in its order.
+    func tools(of catalogue: [MCPTool]) -> [MCPTool] {
+        switch self {
+        case .all: catalogue
+        case .core: catalogue.filter { Self.coreTools.contains($0.name) }
+        case .named(let names): catalogue.filter { names.contains($0.name) }
+        }
     }
 }

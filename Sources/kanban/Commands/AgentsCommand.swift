@@ -65,25 +65,32 @@ enum AgentsCommand: KanbanCommand {
             lists the candidates.
 
             Search: `kanban search --json WORDS...` matches every word (ignoring case and accents) in titles, bodies \
-            and labels; `"quoted phrases"`, `label:ID`, `column:ID`, `title:WORD`, and `-TERM` to exclude, e.g. \
+            and labels; `"quoted phrases"`, `label:ID`, `column:ID`, `title:WORD`, `claimed:NAME`, `ready:`, and \
+            `-TERM` to exclude, e.g. \
             `kanban search --json login '"error page"' label:bug -column:done`. It exits 1 when nothing matches.
 
-            Working on a card (every command prints JSON with `--json`; errors go to stderr with exit status 1):
+            The loop (every command prints JSON with `--json`; errors go to stderr, exit status 1 unless said):
 
-            1. Pick: `kanban board --json` (columns and their cards), `kanban list --json --column todo`, or a search.
-            2. Read: `kanban show --json CARD` (with its `body`).
-            3. Start: `kanban move CARD in-progress --json` (use the board's column id), so others see it is taken.
-            4. Note: `kanban set CARD --body-file notes.md` replaces the body (read it first and keep what is there); \
-            `--add-label ID`, `--field assignee=NAME` and `--title T` change only those lines.
-            5. Finish: `kanban move CARD review --json` (or `done`); `kanban archive CARD --json` takes finished cards off the board.
-            New work: `kanban add "TITLE" --json [--column ID] [--label ID] [--body TEXT]`.
+            1. Claim: `kanban claim --next --sync --json` takes the first ready card (before the start column, every \
+            card in its `depends-on` done, held by no one), records you (`--as NAME`, else `$KANBAN_AGENT`, else \
+            git's `user.name`) and moves it to the start column; `--sync` shares the claim with other clones. Exit 4: \
+            nothing is ready; exit 3: another agent holds it (named). `kanban ready --json` lists the queue.
+            2. Read: `kanban show --json CARD` (its `body`, and `work`: what it waits for and blocks).
+            3. Work, and note: `kanban set CARD --body-file notes.md` replaces the body (read it first and keep what is \
+            there); `--add-label ID`, `--field KEY=VALUE` and `--title T` change only those lines.
+            4. Before finishing: `kanban sync`, then check `work.claimedBy` is still you (a clone that claimed it \
+            first wins; `kanban sync` says so). If not, leave the card.
+            5. Finish: `kanban move CARD review --json` (or `done`), then `kanban sync`; `kanban archive CARD --json` \
+            takes finished cards off the board. Give a card back with `kanban release CARD`.
+            New work: `kanban add "TITLE" --json [--column ID] [--label ID] [--body TEXT]`; \
+            `kanban depend CARD OTHER...` makes CARD wait for OTHER.
 
             Never:
             - rewrite, reorder or retitle cards your task is not about, or edit card files by hand when a command does it;
             - delete a card to finish it (archive it);
             - skip the board's commit settings: when `board.md` says `autocommit: true` or `KANBAN_COMMIT=1` is set, \
             let `kanban` commit its own changes; do not commit board files some other way, and do not run \
-            `kanban sync` (pull and push) unless asked;
+            `kanban sync` (pull and push) unless asked or working through claims;
             - leave a card a merge marked for tidying (`kanban status` names it) without merging the kept text.
 
             """
@@ -96,6 +103,11 @@ enum AgentsCommand: KanbanCommand {
         let server: JSON = .object(["command": .string(executable), "args": .array(arguments)])
         func indented(_ json: JSON) -> String { json.rendered(pretty: true) }
         let quotedBoard = directory.contains(" ") ? "'\(directory)'" : directory
+        let current = board.flatMap { try? BoardStore(directory: $0).loadBoard() }
+        func listing(_ selection: MCPToolSelection) -> String {
+            let bytes = MCPTools.listingBytes(selection, board: current)
+            return "\(bytes) bytes, about \(bytes / 4) tokens"
+        }
         return """
             kanban mcp serves the board over the Model Context Protocol on standard input and output. Register it \
             with the command and arguments below\(board == nil ? " (no board was found here: replace /path/to/board)" : "").
@@ -113,6 +125,10 @@ enum AgentsCommand: KanbanCommand {
               [mcp_servers.kanban]
               command = \(JSON.string(executable).rendered())
               args = [\(arguments.map { $0.rendered() }.joined(separator: ", "))]
+
+            The tools cost the agent's context: tools/list is \(listing(.all)) for all \(MCPTools.catalogue.count) tools; \
+            add "--tools", "core" to the arguments for the agent loop alone (ready_cards, claim_card, show_card, \
+            move_card, release_card, sync): \(listing(.core)).
 
             Add "--commit" to the arguments (or set KANBAN_COMMIT=1 in the server's environment) to commit every change \
             with git, as 'kanban --commit' does. Without --board, the board is $KANBAN_BOARD, else found from the \

@@ -76,6 +76,14 @@ enum DeleteCommand: KanbanCommand {
             return change
         }
         if arguments.flag("json") { try context.printCardsJSON(deleted, withBodies: false) }
+        // Cards that waited for a deleted one now wait for a card that is nowhere: said now, as 'kanban doctor' says it.
+        if !deleted.isEmpty, !context.isQuiet, let queue = try? context.store().workQueue() {
+            for card in deleted where !queue.exists(card.slug) {
+                let waiting = queue.dependents(of: card.slug)
+                guard !waiting.isEmpty else { continue }
+                context.errorOutput.writeLine("\(context.errorStylist.apply(.bold + .yellow, to: "warning")): \(waiting.joined(separator: ", ")) \(waiting.count == 1 ? "waits" : "wait") for \(card.slug), which is gone; 'kanban depend CARD --remove \(card.slug)' for each")
+            }
+        }
         return .success
     }
 }

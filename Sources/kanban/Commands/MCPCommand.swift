@@ -18,7 +18,9 @@ enum MCPCommand: KanbanCommand {
             revision. It stops with exit status 0 when standard input closes or on SIGTERM or SIGINT.
 
             Tools: board, list_cards, search_cards, show_card, add_card, update_card, move_card, archive_card, \
-            unarchive_card, delete_card, board_status, sync. Resources: kanban://board and kanban://card/{slug}, with \
+            unarchive_card, delete_card, ready_cards, claim_card, release_card, board_status, sync. --tools lists \
+            fewer, to spare the agent's context: 'core' (ready_cards, claim_card, show_card, move_card, release_card, \
+            sync), or tool names separated by commas. Resources: kanban://board and kanban://card/{slug}, with \
             subscriptions fed by the watcher.
 
             The board is --board, else $KANBAN_BOARD, else found from the current directory upwards, else the first \
@@ -31,7 +33,10 @@ enum MCPCommand: KanbanCommand {
               kanban mcp --board ~/src/app/board
               claude mcp add kanban -- kanban mcp --board "$PWD"
             """,
-        usage: "kanban mcp [--board <directory>] [--commit]",
+        usage: "kanban mcp [--board <directory>] [--commit] [--tools all|core|<tool>,...]",
+        options: [
+            .option("tools", valueName: "set", help: "The tools to offer: all (the default), core (the agent loop), or names separated by commas."),
+        ],
         exitStatuses: [
             ExitStatusHelp(.success, "Standard input closed, or stopped by SIGTERM or SIGINT."),
             ExitStatusHelp(.usage, "Usage error: unknown option or bad value."),
@@ -101,6 +106,13 @@ extension MCPCommand {
         settings.lockTimeout = try context.seconds(fromVariable: "KANBAN_LOCK_TIMEOUT") ?? .seconds(20)
         settings.index = context.indexPlacement
         settings.commitPolicy = context.commitPolicy
+        if let tools = context.arguments.value("tools") {
+            do throws(MCPToolError) {
+                settings.tools = try MCPToolSelection(parsing: tools)
+            } catch {
+                throw context.arguments.usageError("--tools: " + error.message)
+            }
+        }
         do {
             return MCPBoard(settings: settings, store: try context.store())
         } catch let error as CommandFailure {

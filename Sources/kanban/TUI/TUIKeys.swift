@@ -61,7 +61,7 @@ extension TUIKeys {
         .cardHistory: .absent(because: "'kanban log CARD' in another terminal"),
         .report: .absent(because: "'kanban report' draws it in the terminal"),
         .followChanges: .offered("(always)"),
-        .readyCards: .offered("/ ready:"),
+        .readyCards: .offered("/"),
         .claimCard: .absent(because: "claims are how agents share work; a person moves the card ('L'), or runs 'kanban claim'"),
         .releaseCard: .absent(because: "claims are how agents share work: 'kanban release'"),
         .setDependencies: .absent(because: "the card's screen shows what it waits for and blocks; 'kanban depend' changes it"),

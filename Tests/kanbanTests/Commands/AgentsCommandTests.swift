@@ -9,12 +9,12 @@ import Testing
             let text = result.stdout
             #expect(text.hasPrefix("## The kanban board\n"))
             #expect(text.contains("`in-progress` (In Progress)") && text.contains("`marketing`"), "\(text)")
-            for command in ["kanban search --json", "kanban show --json CARD", "kanban move CARD in-progress", "kanban set CARD --body-file",
-                            "kanban add \"TITLE\" --json", "kanban list --json", "label:ID", "-TERM", "Never:", "autocommit: true"] {
+            for command in ["kanban search --json", "kanban show --json CARD", "kanban claim --next --sync --json", "kanban move CARD review", "kanban set CARD --body-file",
+                            "kanban add \"TITLE\" --json", "kanban ready --json", "label:ID", "-TERM", "Never:", "autocommit: true"] {
                 #expect(text.contains(command), "missing \(command)")
             }
             // Every command it tells an agent to run exists.
-            for name in ["board", "list", "show", "move", "set", "add", "archive", "search", "status", "sync"] {
+            for name in ["board", "list", "show", "move", "set", "add", "archive", "search", "status", "sync", "claim", "ready", "release", "depend"] {
                 #expect(try board.run([name, "--help"]).status == 0, "kanban \(name)")
             }
         }

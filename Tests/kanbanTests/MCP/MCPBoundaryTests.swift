@@ -11,7 +11,7 @@ import Testing
 @Suite struct MCPBoundaryTests {
     /// Every tool, as the tests know them: a tool added without being listed here fails ``everyToolAndMethodIsListed``.
     static let tools = ["board", "list_cards", "search_cards", "show_card", "add_card", "update_card", "move_card", "archive_card",
-                        "unarchive_card", "delete_card", "board_status", "sync"]
+                        "unarchive_card", "delete_card", "ready_cards", "claim_card", "release_card", "board_status", "sync"]
     /// `sync` runs the kanban executable, which in this process is the test runner: it is attacked through a real
     /// `kanban mcp` in ``syncRefusesBoundaryValuesToo``.
     static let toolsCalledInProcess = tools.filter { $0 != "sync" }
