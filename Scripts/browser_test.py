@@ -1058,6 +1058,29 @@ def read_only_has_no_editing_controls():
     assert os.path.exists(path(f"cards/{column}/{slug}.md")), "a read-only page moved a card"
 
 
+@case
+def who_holds_a_card_and_what_it_waits_for():
+    open_board()
+    # Written as agents write them: a card that waits for another, which an agent holds.
+    write("cards/in-progress/agent-holds.md", "---\ntitle: Agent holds\ncolumn: in-progress\nposition: zz\nlabels: []\n"
+          "claimed-by: agent-7\nclaimed-at: 2026-11-28T10:00:00Z\n---\n")
+    write("cards/todo/agent-waits.md", "---\ntitle: Agent waits\ncolumn: todo\nposition: zz\nlabels: []\n"
+          "depends-on: [agent-holds]\n---\n")
+    wait(lambda: "● agent-7" in card_text("agent-holds"), "the holder on the card")
+    wait(lambda: "waits for agent-holds" in card_text("agent-waits"), "what the card waits for")
+    box = driver.find_element(By.CSS_SELECTOR, "input[name=filter]")
+    box.send_keys("claimed:agent-7")
+    wait(lambda: slugs("in-progress") == ["agent-holds"] and slugs("todo") == [], "claimed:NAME to filter")
+    box.send_keys(Keys.ESCAPE)
+    box.send_keys("ready: agent")
+    wait(lambda: slugs("todo") == [], "a waiting card is not ready")
+    box.send_keys(Keys.ESCAPE)
+    # Done elsewhere: the card it waited for moves to Done, and the wait ends without a reload.
+    os.rename(path("cards/in-progress/agent-holds.md"), path("cards/done/agent-holds.md"))
+    wait(lambda: "agent-holds" in slugs("done"), "the moved card in Done")
+    wait(lambda: "waits for" not in card_text("agent-waits"), "the wait to end")
+
+
 def main():
     passed = failed = 0
     try:

@@ -3,6 +3,7 @@
 // focus and selection survive. A column draws its cards in chunks as it scrolls.
 
 import { state, subscribe, visibleSlugs, column as findColumn, label as findLabel } from "./state.js";
+import { signature, workLine, waitingOn } from "./work.js";
 
 const CHUNK = 60;
 const VALID_COLOUR = /^#[0-9a-fA-F]{6}$/;
@@ -211,9 +212,11 @@ function cardFor(slug) {
     view = { element, card: null };
     cardViews.set(slug, view);
   }
-  if (view.card !== card) {
+  const work = signature(card);
+  if (view.card !== card || view.work !== work) {
     fillCard(view.element, card);
     view.card = card;
+    view.work = work;
   }
   return view.element;
 }
@@ -229,6 +232,14 @@ function fillCard(element, card) {
     labels.className = "labels";
     for (const id of card.labels) labels.appendChild(labelChip(id));
     element.appendChild(labels);
+  }
+  const line = workLine(card);
+  if (line) {
+    const work = document.createElement("div");
+    work.className = "work";
+    if (waitingOn(card).length) work.classList.add("waiting");
+    work.textContent = line;
+    element.appendChild(work);
   }
   const tidy = state.toTidy.get(card.path);
   if (tidy) {

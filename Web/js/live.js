@@ -6,6 +6,7 @@ import { state, upsertCard, removeCard, locate, select } from "./state.js";
 import { refetchBoard } from "./actions.js";
 import { externalChange, openSlug } from "./panel.js";
 import { toast } from "./ui.js";
+import { noteArchived } from "./work.js";
 
 const hooks = { afterEvent: [] };
 let boardTimer = null;
@@ -105,6 +106,7 @@ function apply(event) {
     case "deleted":
     case "archived": {
       const slug = event.slug ?? slugOfPath(event.path);
+      if (slug) noteArchived(slug, event.event === "archived");
       if (slug) {
         leaveSelection(slug);
         removeCard(slug);
@@ -119,6 +121,7 @@ function apply(event) {
       toast("The board's directory went away; the server has stopped watching it.", "error");
       break;
     default: {
+      if (event.event === "unarchived" && event.slug) noteArchived(event.slug, false);
       const old = slugOfPath(event.previousPath);
       if (old && old !== event.slug) {
         if (state.selected === old) state.selected = event.slug;

@@ -2,6 +2,8 @@
 // the selection and the filter. Changes are announced to subscribers with the ids of
 // the columns they touched, so that only those are drawn again.
 
+import { dependentColumns } from "./work.js";
+
 export const state = {
   board: null, // {title, columns: [{id, name, collapsed}], labels, readOnly, template, problems}
   cards: new Map(), // slug → card (with excerpt)
@@ -59,6 +61,7 @@ export function setBoard(json) {
     readOnly: !!json.readOnly,
     template: json.template ?? "",
     problems: json.problems || [],
+    work: json.work ? { ...json.work, archived: [...(json.work.archived || [])] } : null,
   };
   state.cards.clear();
   state.order.clear();
@@ -111,7 +114,7 @@ export function removeCard(slug) {
     if (index >= 0) slugs.splice(index, 1);
   }
   state.multi.delete(slug);
-  changed([card.column]);
+  changed([card.column, ...dependentColumns(slug)]);
   return card;
 }
 
@@ -146,7 +149,7 @@ export function upsertCard(card, excerpt) {
     else high = middle;
   }
   slugs.splice(low, 0, card.slug);
-  changed([stored.column]);
+  changed([stored.column, ...dependentColumns(card.slug)]);
 }
 
 /// Puts a card at an index of a column before the server has answered (a drop).
@@ -157,6 +160,7 @@ export function placeCard(slug, columnId, index) {
   const at = from.indexOf(slug);
   if (at >= 0) from.splice(at, 1);
   changed([card.column, columnId]);
+  changed(dependentColumns(slug));
   const moved = { ...card, column: columnId };
   state.cards.set(slug, moved);
   if (state.selected === slug) state.selectedColumn = columnId;

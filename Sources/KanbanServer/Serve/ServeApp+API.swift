@@ -145,6 +145,7 @@ extension ServeApp {
             "readOnly": .bool(settings.isReadOnly),
             "template": .string(board.cardTemplate),
             "problems": .array(problems),
+            "work": workJSON(board: board, cards: live.columns.flatMap(\.cards)),
         ]).rendered(pretty: false)
         served.keep(answer: answer, for: generation)
         return answer
@@ -153,6 +154,22 @@ extension ServeApp {
     func archiveResponse() throws(APIError) -> HTTPResponse {
         let snapshot = try call { () throws(KanbanError) in try store.load(.archived, includeBodies: true) }
         return .json(JSON.object(["cards": .array(snapshot.cards.map { Self.cardJSON($0, excerptFrom: $0.body) })]).rendered(pretty: false))
+    }
+
+    /// What the page needs to show where each card stands for agents (``WorkQueue``): the flow's start and done
+    /// columns and, of the slugs cards depend on that are not on the board, the archived ones (which count as done).
+    /// The page applies the rule to the cards it has, as events change them. Null when the board has no flow (one
+    /// column).
+    func workJSON(board: Board, cards: [Card]) -> JSON {
+        guard let flow = try? WorkFlow(board: board) else { return .null }
+        let active = Set(cards.map(\.slug))
+        let elsewhere = Set(cards.flatMap(\.dependencies)).subtracting(active)
+        var archived: [String] = []
+        if !elsewhere.isEmpty, let snapshot = try? store.load(.archived) {
+            archived = Set(snapshot.cards.map(\.slug)).intersection(elsewhere).sorted()
+        }
+        return .object(["startColumn": .string(flow.startColumn), "doneColumn": .string(flow.doneColumn),
+                        "archived": .array(archived.map(JSON.string))])
     }
 
     /// A card as `show --json` has it, with `excerpt` (from `excerptFrom`) and, when `bytes` are given, `body` and
