@@ -73,7 +73,12 @@ enum BoardCommand: KanbanCommand {
                 id: id, name: column?.name ?? id, isCollapsed: column?.isCollapsed ?? false,
                 isDeclared: column != nil, cards: snapshot.cards(inColumn: id))
         }
-        let renderer = BoardRenderer(width: context.width, stylist: context.stylist)
+        var renderer = BoardRenderer(width: context.width, stylist: context.stylist)
+        // What cards wait for: only read (the archive too: an archived card is done) when some card waits for one.
+        if snapshot.cards.contains(where: { $0.field(Card.dependenciesKey) != nil }), let flow = try? WorkFlow(board: board) {
+            let archived = (try? store.load(.archived).cards.map(\.slug)) ?? []
+            renderer.work = WorkQueue(flow: flow, cards: try store.load().cards, archivedSlugs: Set(archived))
+        }
         for line in renderer.lines(board: board, columns: columns) {
             context.print(line)
         }

@@ -41,6 +41,8 @@ struct BoardRenderer {
     /// The width of the separator between two columns, ` │ `.
     static let separatorWidth = 3
 
+    /// Where cards stand for agents, to say what a card waits for; nil draws no such line.
+    var work: WorkQueue?
     /// The total width to fit, in terminal columns.
     var width: Int
     /// How text is styled (or not).
@@ -123,8 +125,24 @@ struct BoardRenderer {
 
     /// One card's lines, each at most `width` columns wide: the title, the label tags, and the slug, dimmed.
     func cardLines(of card: Card, width: Int, labels: [String: Label]) -> [String] {
-        titleLines(of: card, width: width) + labelLines(of: card, width: width, labels: labels)
-            + [stylist.apply(.dim, to: BoardRenderer.displayText(card.slug).truncated(toWidth: width))]
+        var lines = titleLines(of: card, width: width) + labelLines(of: card, width: width, labels: labels)
+        // The slug, then who holds the card; a card not done that waits for others says which.
+        let slug = BoardRenderer.displayText(card.slug)
+        if let holder = card.claim?.holder {
+            let mark = " ● " + BoardRenderer.displayText(holder)
+            let slugWidth = max(0, width - mark.terminalWidth)
+            let shown = slugWidth >= 4 ? slug.truncated(toWidth: slugWidth) : ""
+            lines.append(stylist.apply(.dim, to: shown) + stylist.apply(.cyan, to: (shown.isEmpty ? String(mark.dropFirst()) : mark).truncated(toWidth: width)))
+        } else {
+            lines.append(stylist.apply(.dim, to: slug.truncated(toWidth: width)))
+        }
+        if let work, work.readiness(of: card) != .done {
+            let waiting = work.unfinishedDependencies(of: card)
+            if !waiting.isEmpty {
+                lines.append(stylist.apply(.yellow, to: ("waits: " + waiting.map(BoardRenderer.displayText).joined(separator: ", ")).truncated(toWidth: width)))
+            }
+        }
+        return lines
     }
 
     /// `To Do (5)`: the name cut to leave room for the count, or both cut together in a very narrow column.

@@ -251,8 +251,20 @@ private struct FrameLayout {
         self.size = size
         self.stylist = stylist
         emphasis = Stylist(isEnabled: true, depth: stylist.depth)
-        renderer = BoardRenderer(width: size.columns, stylist: stylist)
-        plainRenderer = BoardRenderer(width: size.columns, stylist: .plain)
+        var renderer = BoardRenderer(width: size.columns, stylist: stylist)
+        var plainRenderer = BoardRenderer(width: size.columns, stylist: .plain)
+        // What cards wait for. The screen holds the active cards only: a card it waits for that is not among them
+        // counts as done (archived; 'kanban doctor' reports one that is nowhere).
+        let cards = state.board.columns.flatMap(\.cards)
+        if cards.contains(where: { $0.field(Card.dependenciesKey) != nil }), let flow = try? WorkFlow(board: state.board.board) {
+            let shown = Set(cards.map(\.slug))
+            let elsewhere = Set(cards.flatMap(\.dependencies)).subtracting(shown)
+            let work = WorkQueue(flow: flow, cards: cards, archivedSlugs: elsewhere)
+            renderer.work = work
+            plainRenderer.work = work
+        }
+        self.renderer = renderer
+        self.plainRenderer = plainRenderer
         labels = BoardRenderer.labelsByID(state.board.board)
         let contents = state.board.columns.indices.map { index in
             var column = state.board.columns[index]

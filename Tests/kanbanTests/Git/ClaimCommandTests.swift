@@ -160,6 +160,11 @@ extension GitTests {
                 #expect(refused.stderr.contains("waits for task-1, task-2"), "\(refused)")
                 let blocks = try workspace.kanban(["show", "task-1"], in: ana)
                 #expect(blocks.stdout.contains("blocks:"), "\(blocks)")
+                // The board draws who holds a card and what a card waits for.
+                #expect(try workspace.kanban(["claim", "task-1", "--as", "amy"], in: ana).status == 0)
+                let board = try workspace.kanban(["board", "--color", "never"], in: ana, environment: ["COLUMNS": "120"])
+                #expect(board.stdout.contains("task-1 ● amy"), "\(board)")
+                #expect(board.stdout.contains("waits: task-1, task-2"), "\(board)")
             }
         }
     }
