@@ -64,6 +64,6 @@ extension TUIKeys {
         .readyCards: .offered("/"),
         .claimCard: .absent(because: "claims are how agents share work; a person moves the card ('L'), or runs 'kanban claim'"),
         .releaseCard: .absent(because: "claims are how agents share work: 'kanban release'"),
-        .setDependencies: .absent(because: "the card's screen shows what it waits for and blocks; 'kanban depend' changes it"),
+        .setDependencies: .absent(because: "each card shows who holds it and what it still waits for; 'kanban depend' changes what it waits for"),
     ]
 }

@@ -18,6 +18,7 @@ extension GitTests {
                 let text = try workspace.kanban(["status"], in: ana)
                 #expect(text.status == 0, "\(text)")
                 #expect(text.stdout.lines == [
+                    "Board \(ana) (found from the working directory)",
                     "On branch main, tracking origin/main: 3 ahead",
                     "Uncommitted board changes:",
                     "  archived  old-work  \"Old work\" from To Do",
@@ -30,8 +31,9 @@ extension GitTests {
                 let json = try workspace.kanban(["status", "--json"], in: ana)
                 #expect(json.status == 0)
                 let value = try decodeJSON(JSONValue.self, from: json.stdout)
-                #expect(value.keys == ["ahead", "behind", "boardChanged", "branch", "changes", "clean", "conflicts", "detached",
+                #expect(value.keys == ["ahead", "behind", "board", "boardChanged", "branch", "changes", "clean", "conflicts", "detached",
                                        "operation", "problems", "remotes", "state", "toTidy", "upstream"])
+                #expect(value["board"]?["reason"] == .string("found"))
                 #expect(value["state"] == .string("ready"))
                 #expect(value["ahead"] == .number(3))
                 #expect(value["clean"] == .bool(false))
@@ -47,7 +49,8 @@ extension GitTests {
             try withGitWorkspace { workspace in
                 let (ana, _) = try workspace.makeSharedBoard()
                 let result = try workspace.kanban(["status"], in: ana)
-                #expect(result.stdout.lines == ["On branch main, tracking origin/main (up to date as of the last fetch)",
+                #expect(result.stdout.lines == ["Board \(ana) (found from the working directory)",
+                                                "On branch main, tracking origin/main (up to date as of the last fetch)",
                                                 "Nothing to commit: the board is as the last commit has it."])
                 let json = try decodeJSON(JSONValue.self, from: try workspace.kanban(["status", "--json"], in: ana).stdout)
                 #expect(json["clean"] == .bool(true))
@@ -61,13 +64,13 @@ extension GitTests {
                 #expect(try workspace.kanban(["init", plain], in: workspace.root).status == 0)
                 let outside = try workspace.kanban(["status"], in: plain)
                 #expect(outside.status == 0)
-                #expect(outside.stdout == "The board is not in a git repository: it works, but does not sync.\n")
+                #expect(outside.stdout == "Board \(plain) (found from the working directory)\nThe board is not in a git repository: it works, but does not sync.\n")
                 let json = try decodeJSON(JSONValue.self, from: try workspace.kanban(["status", "--json"], in: plain).stdout)
                 #expect(json["state"] == .string("not-a-repository"))
                 #expect(json["problems"] == .array([.string("not-a-repository")]))
 
                 let noGit = try workspace.kanban(["status"], in: plain, environment: ["KANBAN_GIT": "/nonexistent/git"])
-                #expect(noGit.stdout.hasPrefix("git is not installed"))
+                #expect(noGit.stdout.lines.dropFirst().first?.hasPrefix("git is not installed") == true, "\(noGit)")
 
                 try workspace.git(["init", "--quiet", plain], in: workspace.root)
                 let local = try workspace.kanban(["status"], in: plain)
