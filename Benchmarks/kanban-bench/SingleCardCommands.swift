@@ -4,13 +4,16 @@ struct SingleCardCommandTimings {
     var set: Double
     var add: Double
     var archive: Double
+    var show: Double
+    var ready: Double
+    var claim: Double
 
     var named: [(name: String, seconds: Double)] {
-        [("move", move), ("set", set), ("add", add), ("archive", archive)]
+        [("move", move), ("set", set), ("add", add), ("archive", archive), ("show", show), ("ready", ready), ("claim", claim)]
     }
 }
 
-/// Runs `kanban move`, `set`, `add` and `archive` as processes, `runs` times each, on the card
+/// Runs `kanban move`, `set`, `add`, `archive`, `show`, `ready` and `claim` as processes, `runs` times each, on the card
 /// ``SingleCardOperations`` works on, and puts every file a command wrote or removed back as generated after it,
 /// so that every run starts from the same board and the board is unchanged afterwards.
 enum SingleCardCommands {
@@ -63,6 +66,15 @@ enum SingleCardCommands {
             try check(archived != nil && !exists(source), "`kanban archive` did not move \(source) to archive/<date>-\(slug).md")
             try board.restore(source)
             if let archived { try board.restore(archived) }
+
+            // Reading one card (with where it stands for agents: the whole board's dependencies), the ready queue,
+            // and a claim (chosen and written under the board's lock), put back as generated.
+            try run(["show", slug, "--json"])
+            try run(["ready", "--json"])
+            try run(["claim", slug, "--as", "bench"])
+            try check(exists(moved) && !exists(source), "`kanban claim` did not move \(source) to \(moved)")
+            try board.restore(source)
+            try board.restore(moved)
         }
 
         let remaining = try GeneratedBoard.cardFilePaths(in: board.directory).count
@@ -70,7 +82,8 @@ enum SingleCardCommands {
             throw BenchmarkError("after the single-card commands the \(board.cardCount)-card board has \(remaining) card files; restoring failed")
         }
         func middle(_ name: String) -> Double { median(samples[name] ?? [0]) }
-        return SingleCardCommandTimings(move: middle("move"), set: middle("set"), add: middle("add"), archive: middle("archive"))
+        return SingleCardCommandTimings(move: middle("move"), set: middle("set"), add: middle("add"), archive: middle("archive"),
+                                        show: middle("show"), ready: middle("ready"), claim: middle("claim"))
     }
 
     /// The file `kanban archive` made for `slug`: `archive/<today>-<slug>.md`, which is no generated card.
