@@ -179,8 +179,13 @@ public struct FlowReport: Sendable {
             }
             return index
         }
-        let startIndex = try index(of: options.startColumn, default: min(1, board.columns.count - 1))
-        let doneIndex = try index(of: options.doneColumn, default: board.columns.count - 1)
+        // The options, else what board.md names for the agents' flow (start-column, done-column), else the defaults.
+        func setting(_ key: String) -> String? {
+            guard let id = board.fields.first(where: { $0.key == key })?.value.string, board.columns.contains(where: { $0.id == id }) else { return nil }
+            return id
+        }
+        let startIndex = try index(of: options.startColumn ?? setting(WorkFlow.startKey), default: min(1, board.columns.count - 1))
+        let doneIndex = try index(of: options.doneColumn ?? setting(WorkFlow.doneKey), default: board.columns.count - 1)
         guard startIndex <= doneIndex else {
             // Name where each column came from: one of them may be the default the person never gave.
             let start = "the start column '\(board.columns[startIndex].id)'" + (options.startColumn == nil ? " (the default: the second column; give --start)" : "")

@@ -247,3 +247,16 @@ extension Card {
              isArchived: false, archivedOn: nil, hasFrontmatter: true, body: nil)
     }
 }
+
+extension WorkQueueTests {
+    @Test func theReportStartsCardsWhereBoardMdSaysWorkStarts() throws {
+        let board = Board(title: "T", columns: [Column(id: "backlog", name: "Backlog"), Column(id: "todo", name: "To Do"),
+                                                Column(id: "doing", name: "Doing"), Column(id: "done", name: "Done")],
+                          fields: [YAMLMapEntry(key: WorkFlow.startKey, value: .string("doing"))])
+        let report = try FlowReport(board: board, cards: [], options: FlowReport.Options(until: fixedNow))
+        #expect(report.startColumn == "doing")
+        #expect(report.doneColumn == "done")
+        let named = try FlowReport(board: board, cards: [], options: FlowReport.Options(until: fixedNow, startColumn: "todo"))
+        #expect(named.startColumn == "todo")
+    }
+}
