@@ -39,6 +39,12 @@ public struct CardClaim: Sendable, Hashable, Codable {
         }
     }
 
+    /// The claim the values of `claimed-by` and `claimed-at` record; nil when `claimed-by` names no one.
+    init?(holder: YAMLValue?, date: YAMLValue?) {
+        guard let name = holder?.string?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { return nil }
+        self.init(holder: name, date: date?.string.flatMap(ISO8601.date(from:)))
+    }
+
     /// A claim's holder name as written: one line, not blank, at most 100 characters; nil when it is fine.
     public static func holderProblem(_ name: String) -> String? {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
@@ -73,9 +79,6 @@ extension Card {
 
     /// Who holds the card, when `claimed-by` names someone.
     public var claim: CardClaim? {
-        guard let holder = field(CardClaim.holderKey)?.string?.trimmingCharacters(in: .whitespaces), !holder.isEmpty else {
-            return nil
-        }
-        return CardClaim(holder: holder, date: field(CardClaim.dateKey)?.string.flatMap(ISO8601.date(from:)))
+        CardClaim(holder: field(CardClaim.holderKey), date: field(CardClaim.dateKey))
     }
 }

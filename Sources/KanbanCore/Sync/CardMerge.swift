@@ -200,10 +200,7 @@ public enum CardMerge {
 
     /// The claim a card's frontmatter records, if any.
     static func claim(in document: FrontmatterDocument) -> CardClaim? {
-        guard let holder = document.value(forKey: CardClaim.holderKey)?.string?.trimmingCharacters(in: .whitespaces), !holder.isEmpty else {
-            return nil
-        }
-        return CardClaim(holder: holder, date: document.value(forKey: CardClaim.dateKey)?.string.flatMap(ISO8601.date(from:)))
+        CardClaim(holder: document.value(forKey: CardClaim.holderKey), date: document.value(forKey: CardClaim.dateKey))
     }
 
     /// `value` with its plain scalars marked to stay unquoted, so that a value taken from the other side is written as

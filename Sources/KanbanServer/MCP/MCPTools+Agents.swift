@@ -20,15 +20,6 @@ extension MCPTools {
         }
     }
 
-    private static func commitJSON(_ outcome: CommitOutcome) -> [String: JSON] {
-        switch outcome {
-        case .notCommitted: return [:]
-        case .committed(let result):
-            return ["committed": .object(["commit": .string(result.shortCommit), "message": .string(result.message.subject)])]
-        case .notInRepository(let warning): return ["warning": .string(warning)]
-        }
-    }
-
     func readyCards(_ arguments: MCPArguments) throws(MCPToolError) -> JSON {
         try read { store in
             let ready = try store.workQueue().ready
@@ -50,7 +41,7 @@ extension MCPTools {
             if !outcome.lost.isEmpty {
                 members["lost"] = .array(outcome.lost.map { .object(["card": .string($0.slug), "holder": .string($0.holder)]) })
             }
-            return .object(members.merging(Self.commitJSON(outcome.commit)) { first, _ in first })
+            return .object(members.merging(Self.commitMembers(outcome.commit)) { first, _ in first })
         } catch {
             throw Self.claimError(error)
         }
@@ -62,7 +53,7 @@ extension MCPTools {
         let session = try board.requireSession()
         do {
             let (released, commit, _) = try session.release(card, by: name, sharing: try arguments.bool("sync"))
-            return .object(["card": JSON(card: released.card)].merging(Self.commitJSON(commit)) { first, _ in first })
+            return .object(["card": JSON(card: released.card)].merging(Self.commitMembers(commit)) { first, _ in first })
         } catch {
             throw Self.claimError(error)
         }

@@ -28,18 +28,22 @@ extension MCPTools {
                 // Neighbours whose position keys had to change to make room: the agent is told it touched them.
                 let others = change.writtenPaths.filter { $0 != change.card?.path && $0 != change.previous?.path && $0.hasPrefix("cards/") }
                 if !others.isEmpty { extra["rekeyed"] = .array(others.map(JSON.string)) }
-                switch try session.commit([change]) {
-                case .notCommitted:
-                    break
-                case .committed(let result):
-                    extra["committed"] = .object(["commit": .string(result.shortCommit), "message": .string(result.message.subject)])
-                case .notInRepository(let warning):
-                    extra["warning"] = .string(warning)
-                }
+                extra.merge(Self.commitMembers(try session.commit([change]))) { first, _ in first }
                 return (value, extra)
             }
         } catch {
             throw Self.toolError(error)
+        }
+    }
+
+    /// What a change's commit adds to its result: `committed` (`{"commit", "message"}`), or the `warning` of a
+    /// board outside git; nothing when it was not committed.
+    static func commitMembers(_ outcome: CommitOutcome) -> [String: JSON] {
+        switch outcome {
+        case .notCommitted: [:]
+        case .committed(let result):
+            ["committed": .object(["commit": .string(result.shortCommit), "message": .string(result.message.subject)])]
+        case .notInRepository(let warning): ["warning": .string(warning)]
         }
     }
 
