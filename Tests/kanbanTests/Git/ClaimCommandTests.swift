@@ -95,6 +95,23 @@ extension GitTests {
             }
         }
 
+        @Test func aSyncNamesCardsWaitingForASlugTheMergeGaveToOneOfTwoCards() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                // Both clones add "Deploy" (one slug, two cards); Ana's other card waits for hers.
+                #expect(try workspace.kanban(["add", "Deploy", "--commit"], in: ana).status == 0)
+                #expect(try workspace.kanban(["add", "Announce", "--commit"], in: ana).status == 0)
+                #expect(try workspace.kanban(["depend", "announce", "deploy", "--commit"], in: ana).status == 0)
+                try waitUntilNextSecond()
+                #expect(try workspace.kanban(["add", "Deploy", "--commit"], in: ben).status == 0)
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                let synced = try workspace.kanban(["sync"], in: ben)
+                #expect(synced.status == 0, "\(synced)")
+                #expect(synced.stderr.contains("announce waits for 'deploy', a slug two clones gave a new card"), "\(synced)")
+                #expect(synced.stderr.contains("kanban depend announce deploy-"), "\(synced)")
+            }
+        }
+
         @Test func linkedWorktreesShareTheMainWorktreesBoard() throws {
             try withGitWorkspace { workspace in
                 let (ana, _) = try workspace.makeSharedBoard()
