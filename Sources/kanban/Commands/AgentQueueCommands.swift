@@ -185,7 +185,13 @@ enum ReleaseCommand: KanbanCommand {
             .flag("force", short: "f", help: "Release a card someone else holds."),
             WorkQueueOptions.sync, WorkQueueOptions.start, WorkQueueOptions.done, CommonOptions.json,
         ],
-        exitStatuses: WorkQueueOptions.exitStatuses)
+        exitStatuses: [
+            ExitStatusHelp(.success, "Released."),
+            ExitStatusHelp(.failure, "Failure; the reason was written to standard error."),
+            ExitStatusHelp(.claimed, "Someone else holds the card (give --force to release it anyway); the holder is named."),
+            ExitStatusHelp(.notReady, "No one holds the card."),
+            ExitStatusHelp(.usage, "The command line was wrong."),
+        ])
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
         let reference = context.cardReference(arguments.argument("card") ?? "")
