@@ -74,6 +74,10 @@ struct Report {
             lines.append(singleCardLine("single-card commands as processes on \(grouped(result.cardCount)) cards "
                                         + "(median of \(result.operationRuns), warm index)", commands.named,
                                         target: result.cardCount >= Self.targetSize ? Self.targetSingleCardCommandSeconds : nil))
+            let list = result.commands.first.map { " (list: \(formatSeconds($0.seconds)))" } ?? ""
+            lines.append("agents' commands as processes on \(grouped(result.cardCount)) cards, each reading the whole board "
+                         + "(median of \(result.operationRuns), warm index): "
+                         + commands.boardWide.map { "\($0.name) \(formatSeconds($0.seconds))" }.joined(separator: ", ") + list)
         }
         for result in results {
             guard let cold = result.coldListSeconds, let off = result.indexOffListSeconds else { continue }
@@ -121,7 +125,7 @@ struct Report {
             parts.append("\(timing.command.label) \(formatSeconds(first.commands[position].seconds)) → \(formatSeconds(timing.seconds))")
         }
         if let small = first.singleCardCommands, let large = last.singleCardCommands {
-            for (small, large) in zip(small.named, large.named) {
+            for (small, large) in zip(small.named + small.boardWide, large.named + large.boardWide) {
                 parts.append("\(small.name) \(formatSeconds(small.seconds)) → \(formatSeconds(large.seconds))")
             }
         }

@@ -8,8 +8,15 @@ struct SingleCardCommandTimings {
     var ready: Double
     var claim: Double
 
+    /// The commands that touch one card's file: held to the single-card target.
     var named: [(name: String, seconds: Double)] {
-        [("move", move), ("set", set), ("add", add), ("archive", archive), ("show", show), ("ready", ready), ("claim", claim)]
+        [("move", move), ("set", set), ("add", add), ("archive", archive)]
+    }
+
+    /// The agents' commands, which read the whole board (what waits for a card, the ready queue, the card a claim
+    /// takes): compared with `list`, not held to the single-card target.
+    var boardWide: [(name: String, seconds: Double)] {
+        [("show", show), ("ready", ready), ("claim", claim)]
     }
 }
 

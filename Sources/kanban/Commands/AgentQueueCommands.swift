@@ -80,7 +80,7 @@ enum ReadyCommand: KanbanCommand {
         let queue = try context.store().workQueue(start: arguments.value("start"), done: arguments.value("done"))
         let ready = queue.ready
         if arguments.flag("json") {
-            context.printJSON(.array(ready.map { JSON(card: $0) }))
+            JSONCardArrayWriter.write(ready, to: context.output)
             return .success
         }
         guard !ready.isEmpty else {
