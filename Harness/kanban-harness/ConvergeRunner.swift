@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One person's clone of the shared board: its own directory, HOME and git identity.
 struct ConvergeClone: Sendable {
@@ -24,8 +25,10 @@ struct ConvergeClone: Sendable {
     }
 }
 
-/// Runs `kanban` and `git` in clones, writing every command and how it ended to the run's log.
-final class ConvergeRunner {
+/// Runs `kanban` and `git` in clones, writing every command and how it ended to the run's log. Threads may share
+/// one (the agents adversary runs its agents at once): children start under ``BoardProcesses``' lock, and each log
+/// entry is written whole.
+final class ConvergeRunner: Sendable {
     /// The programs a step runs.
     enum Tool {
         case kanban
@@ -37,15 +40,16 @@ final class ConvergeRunner {
     /// A command that takes longer is killed and counts as failed.
     let timeout: Double
     /// Commands run so far.
-    private(set) var commandCount = 0
-    private let log: FileHandle?
+    var commandCount: Int { started.withLock { $0 } }
+    private let started = Mutex(0)
+    private let log: Mutex<FileHandle?>
 
     init(kanban: String, git: String, logPath: String, timeout: Double = 60) {
         kanbanPath = kanban
         gitPath = git
         self.timeout = timeout
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        log = FileHandle(forWritingAtPath: logPath)
+        log = Mutex(FileHandle(forWritingAtPath: logPath))
     }
 
     /// Runs `tool` with `arguments` in `directory` with `environment`; `label` says in the log why.
@@ -59,10 +63,10 @@ final class ConvergeRunner {
             environment["GIT_TERMINAL_PROMPT"] = "0"
         }
         let executable = tool == .kanban ? kanbanPath : gitPath
-        commandCount += 1
-        let started = Date()
-        let outcome = try ChildProcess.run(executable, arguments, in: directory, environment: environment, timeout: timeout)
-        let milliseconds = Int(Date().timeIntervalSince(started) * 1_000)
+        started.withLock { $0 += 1 }
+        let start = Date()
+        let outcome = try BoardProcesses.run(executable, arguments, in: directory, environment: environment, timeout: timeout)
+        let milliseconds = Int(Date().timeIntervalSince(start) * 1_000)
         let shown = ([tool == .kanban ? "kanban" : "git"] + arguments).map(Self.quotedForLog).joined(separator: " ")
         var entry = "\(label)$ \(shown) -> \(outcome.timedOut ? "timed out" : "\(outcome.status)") (\(milliseconds) ms)\n"
         if !outcome.succeeded {
@@ -83,11 +87,11 @@ final class ConvergeRunner {
     }
 
     func close() {
-        try? log?.close()
+        log.withLock { try? $0?.close() }
     }
 
     private func write(_ text: String) {
-        log?.write(Data(text.utf8))
+        log.withLock { $0?.write(Data(text.utf8)) }
     }
 
     private static func quotedForLog(_ word: String) -> String {

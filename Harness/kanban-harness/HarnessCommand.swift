@@ -5,7 +5,7 @@ struct HarnessCommand: Sendable {
     var run: @Sendable (HarnessOptions) throws -> HarnessStatus
 
     /// Every adversary. Each lives in its own file and adds itself here.
-    static let all: [HarnessCommand] = [CrashHarness.command, StressHarness.command, ConvergeHarness.command]
+    static let all: [HarnessCommand] = [CrashHarness.command, StressHarness.command, ConvergeHarness.command, AgentsHarness.command]
 
     static var usage: String {
         "usage: kanban-harness <\(all.map(\.name).joined(separator: "|"))> [--kanban PATH] [options]; kanban-harness <name> --help"

@@ -10,6 +10,7 @@ import Foundation
 //   kanban-harness crash    [--kanban PATH] [options]   kill each mutating command at every system call that changes the disk
 //   kanban-harness stress   [--kanban PATH] [options]   many processes changing one board at once, some committing, while `kanban watch` runs
 //   kanban-harness converge [--kanban PATH] [options]   many clones of one board behind one remote, random work, sync until quiet
+//   kanban-harness agents   [--kanban PATH] [options]   many agents in the worktrees and clones of one board claim cards with dependencies
 //
 // Each prints what it did and what it found, and exits 0 when every check held, 1 when one failed, 2 when it could
 // not run (77 with a message when a tool it needs, such as strace, is missing: the tests read that as a skip).
