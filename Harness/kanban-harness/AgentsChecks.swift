@@ -110,6 +110,9 @@ struct AgentsChecks {
             if holders.count != 1 {
                 findings.append("\(card.slug): \(holders.isEmpty ? "no claimed-by" : "claimed-by \(holders.count) times: " + holders.joined(separator: ", "))")
             }
+            for claim in records.claims where claim.card == card.slug && claim.state != "claimed" {
+                findings.append("\(card.slug): 'kanban claim' granted it to \(claim.agent) at \(Self.seconds(claim.at)) s in state '\(claim.state)', not 'claimed'")
+            }
             let granted = Set(records.claims.filter { $0.card == card.slug }.map(\.agent))
             for holder in holders where !granted.contains(holder) {
                 findings.append("\(card.slug): held by \(holder), whose 'kanban claim' never succeeded for it (a claim that exited 1 still made it)")

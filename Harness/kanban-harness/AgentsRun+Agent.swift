@@ -76,7 +76,8 @@ extension AgentsRun {
             let work = shown["work"] as? [String: Any]
             let dependencies = work?["dependsOn"] as? [[String: Any]] ?? []
             let notDone = dependencies.filter { ($0["done"] as? Bool) != true }.map { $0["slug"] as? String ?? "?" }
-            records.withLock { $0.claims.append(.init(agent: agent.name, card: slug, at: claimedAt, dependenciesNotDone: notDone)) }
+            let state = work?["state"] as? String ?? "?"
+            records.withLock { $0.claims.append(.init(agent: agent.name, card: slug, at: claimedAt, dependenciesNotDone: notDone, state: state)) }
 
             Thread.sleep(forTimeInterval: Double.random(in: 0...0.1, using: &random))
             let line = "Worked by \(agent.name) in turn \(iteration)."

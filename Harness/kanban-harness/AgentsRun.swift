@@ -70,6 +70,8 @@ struct AgentsRecords: Sendable {
         var at: Double
         /// What `kanban show --json` said right after, of dependencies not done; empty when all were done.
         var dependenciesNotDone: [String]
+        /// `work.state` by that `kanban show`: `claimed` when all is well.
+        var state: String
     }
 
     /// A card an agent moved to done, having seen after a sync that it still held it.
