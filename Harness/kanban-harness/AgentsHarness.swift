@@ -17,7 +17,8 @@ enum AgentsHarness {
         main worktree's board, so agents in the worktrees of one clone share one board.
 
         Each agent loops: 'kanban claim --next --sync --json'. Exit 4 (nothing ready): 'kanban sync', stop when every
-        card is done, else wait a little. Exit 3 (another clone claimed first): again. Exit 0: 'kanban show --json'
+        card is done, else wait a little. Exit 3 (another clone claimed first): again. Any other failure is
+        recorded, and the agent waits a little and tries again. Exit 0: 'kanban show --json'
         must say every dependency is done; it works 0-100 ms, appends a line of its own to the card's body
         ('kanban set --body'), runs 'kanban sync', and if it still holds the card ('work.claimedBy') moves it to done
         ('kanban move CARD done --commit') and syncs; else it counts a claim lost after success and moves on. A sync
@@ -27,7 +28,8 @@ enum AgentsHarness {
 
         Checks: (1) every clone's board files are equal byte for byte and equal to the remote's tip, nothing left
         uncommitted; (2) every card is done and exists exactly once; (3) every card has one claimed-by, the agent
-        that finished it (having seen after a sync that it held it), and no two agents finished one card; (4) no card
+        that finished it (having seen after a sync that it held it), no two agents finished one card, and no claim
+        was granted of a card in a state other than claimed (a card already done, say); (4) no card
         was claimed before its dependencies were done (by 'kanban show' right after the claim, and by when the
         agents moved them to done); (5) every line an agent appended to a card it finished is in the final card;
         (6) 'kanban doctor' finds no errors on any clone.
