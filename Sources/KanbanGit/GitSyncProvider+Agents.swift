@@ -80,3 +80,21 @@ extension GitSyncProvider {
         return found
     }
 }
+
+extension GitSyncProvider {
+    /// The card `slug` as the incoming (second) parent of each merge made since `commit` had it, oldest first: what
+    /// the upstream had shared when this side's commits met it. Empty when git fails or there is no such merge.
+    public func incomingVersions(ofCard slug: String, since commit: String) -> [[UInt8]] {
+        guard let merges = try? git.run(["rev-list", "--merges", "--reverse", "\(commit)..HEAD"], readOnly: true), merges.succeeded else { return [] }
+        var versions: [[UInt8]] = []
+        for merge in merges.text.split(separator: "\n") {
+            let incoming = "\(merge)^2"
+            // ls-tree takes no pattern: the card is found by its slug among the board's files.
+            guard let listing = try? git.run(["ls-tree", "-r", "-z", "--name-only", incoming, "--", "cards", "archive"], readOnly: true),
+                  listing.succeeded, let path = listing.records.first(where: { BoardPath($0)?.card?.slug == slug }),
+                  let shown = try? git.run(["cat-file", "blob", "\(incoming):./\(path)"], readOnly: true), shown.succeeded else { continue }
+            versions.append(shown.output)
+        }
+        return versions
+    }
+}

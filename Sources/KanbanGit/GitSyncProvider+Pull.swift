@@ -55,13 +55,22 @@ extension GitSyncProvider {
     /// `git fetch <remote>`, within the network time limit.
     func fetch(_ upstream: Upstream) throws(SyncError) {
         guard upstream.remote != "." else { return }
-        let output: Git.Output
-        do {
-            output = try git.run(["fetch", "--quiet", upstream.remote], network: true)
-        } catch let error where error.code == .timedOut {
-            throw SyncError(.timedOut, "the remote '\(upstream.remote)' did not answer within \(Git.describe(configuration.networkTimeout)); nothing was changed",
-                            hint: "Check the network and the remote's address ('git remote -v'), then sync again.", output: error.output)
-        }
+        var output: Git.Output
+        var attempt = 0
+        repeat {
+            attempt += 1
+            do {
+                output = try git.run(["fetch", "--quiet", upstream.remote], network: true)
+            } catch let error where error.code == .timedOut {
+                throw SyncError(.timedOut, "the remote '\(upstream.remote)' did not answer within \(Git.describe(configuration.networkTimeout)); nothing was changed",
+                                hint: "Check the network and the remote's address ('git remote -v'), then sync again.", output: error.output)
+            }
+            // Another fetch of this repository (a sync in another worktree, say) updated the remote-tracking branch
+            // at the same moment ("cannot lock ref 'refs/remotes/...'"): it holds what this one wanted; fetch again.
+            guard !output.succeeded, String(decoding: output.errorOutput, as: UTF8.self).contains("cannot lock ref"),
+                  attempt < max(1, configuration.pushAttempts) else { break }
+            Subprocess.pause(Self.backoff(attempt: attempt))
+        } while true
         guard output.succeeded else {
             throw SyncError(.remoteFailed, "cannot fetch from '\(upstream.remote)'; nothing was changed",
                             hint: "Check the remote's address ('git remote -v') and that you may read it.", output: output.said.nonEmpty)
@@ -204,7 +213,11 @@ extension GitSyncProvider {
             }
             if output.succeeded { return PushResult(pushed: pending, upstream: upstream.name, pulls: pulls) }
             let refused = output.lines.first { $0.hasPrefix("!") }
-            if let refused, refused.contains("[rejected]") {
+            // Another push updated the branch between the remote's check and its update ("cannot lock ref ... is at X
+            // but expected Y"): the upstream moved on, as with a rejected push, only later in the remote's work.
+            let lostRace = refused.map { $0.contains("[remote rejected]") && $0.contains("failed to update ref") } ?? false
+                && String(decoding: output.errorOutput, as: UTF8.self).contains("cannot lock ref")
+            if let refused, refused.contains("[rejected]") || lostRace {
                 guard attempt < max(1, configuration.pushAttempts) else {
                     throw SyncError(.pushRejected, "the upstream kept moving on; gave up after \(attempt) tries",
                                     hint: "Your commits are kept locally; sync again.", output: output.said.nonEmpty)

@@ -13,6 +13,9 @@ public struct SessionClaim: Sendable {
     /// Cards claimed here that another clone had claimed first, and who holds them: a claim of the next ready card
     /// goes on to another card after each.
     public var lost: [(slug: String, holder: String)] = []
+    /// Why the claim could not be sent out (a sync after it failed): it stands, committed here, and goes out with the
+    /// next sync, which may find that another clone claimed the card first.
+    public var unshared: SyncError?
 }
 
 extension BoardSession {
@@ -23,7 +26,8 @@ extension BoardSession {
     /// policy says. With `sharing`, the claim is committed whatever the policy and shared with the other clones: a
     /// sync first (so their claims are seen), the claim, and a sync that sends it out; when the merge finds that
     /// another clone claimed the same card first (``CardClaim/wins(over:)``), the claim is lost: a named card is an
-    /// error naming the holder, and the next ready card is looked for again (up to ``claimAttempts`` cards).
+    /// error naming the holder, and the next ready card is looked for again (up to ``claimAttempts`` cards). A sync
+    /// after the claim that fails leaves the claim standing, committed (``SessionClaim/unshared``).
     /// - Throws: ``KanbanError`` (``KanbanError/Code/claimed`` for a card someone else holds, also after a sync;
     ///   ``KanbanError/Code/notReady``), ``SyncError`` when a sync fails (a claim made stands, committed).
     public func claim(_ reference: String?, as holder: String, start: String? = nil, done: String? = nil,
@@ -44,11 +48,31 @@ extension BoardSession {
                 let claim = try store.claimCard(reference, as: name, start: start, done: done)
                 return (claim, [claim.change])
             }
-            syncs.append(try shared.sync(pushing: true))
-            let now = try store.card(claim.card.slug, in: .all)
-            if let winner = now.claim, winner.holder != name {
+            let report: SyncReport
+            do throws(SyncError) {
+                report = try shared.sync(pushing: true)
+                syncs.append(report)
+            } catch {
+                return SessionClaim(claim: claim, commit: commit, syncs: syncs, lost: lost, unshared: error)
+            }
+            var now = try store.card(claim.card.slug, in: .all)
+            // The sync met a claim of the card already shared (the upstream's): this claim, still being shared, gives
+            // way to it even when it is the earlier one, so that a claim told it succeeded is not taken back later.
+            let incoming = commit.commit.map { sync?.incomingVersions(ofCard: now.slug, since: $0.commit) ?? [] } ?? []
+            let published = incoming.compactMap(BoardMerge.claim(in:)).last { $0.holder != name }
+            if let published, now.claim?.holder == name {
+                let (yielded, _) = try giveWay(now, to: published)
+                syncs.append(yielded)
+                now = try store.card(now.slug, in: .all)
+            }
+            let finished = now.isArchived || (try? WorkFlow(board: store.loadBoard(), start: start, done: done))?.isDoneColumn(now.column) == true
+            if let winner = now.claim, winner.holder != name || finished {
+                // Another clone claimed it first, or finished it meanwhile: not this agent's card.
                 lost.append((now.slug, winner.holder))
                 if reference != nil {
+                    if finished && winner.holder == name {
+                        throw KanbanError(.notReady, "\(now.slug) was finished on another clone meanwhile")
+                    }
                     throw KanbanError(.claimed, "\(now.slug) was claimed first by \(winner.holder)\(winner.date.map { " at " + ISO8601.string(from: $0) } ?? ""), on another clone; your claim was dropped by the sync")
                 }
                 continue
@@ -57,6 +81,19 @@ extension BoardSession {
                                 syncs: syncs, lost: lost)
         }
         throw KanbanError(.claimed, "other clones claimed each of the \(Self.claimAttempts) cards tried first: \(lost.map { "\($0.slug) (\($0.holder))" }.joined(separator: ", "))")
+    }
+
+    /// Writes `claim` back on `card` (a claim shared before this one, which this one gave way to), committed and
+    /// synced.
+    private func giveWay(_ card: Card, to claim: CardClaim) throws -> (SyncReport, CommitOutcome) {
+        let session = BoardSession(store: store, sync: sync, commitPolicy: .always)
+        var fields = [YAMLMapEntry(key: CardClaim.holderKey, value: .string(claim.holder))]
+        if let date = claim.date { fields.append(YAMLMapEntry(key: CardClaim.dateKey, value: .unquoted(ISO8601.string(from: date)))) }
+        let (_, commit) = try session.change { store in
+            let change = try store.updateCard(card.path, CardUpdate(fields: fields), in: .all)
+            return ((), [change])
+        }
+        return (try session.sync(pushing: true), commit)
     }
 
     /// Gives a card back (``BoardStore/releaseCard(_:by:start:done:)``) as one change; with `sharing`, committed and

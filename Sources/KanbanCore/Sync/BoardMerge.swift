@@ -324,6 +324,12 @@ public struct BoardMerge {
         return "archive/" + (file.archivedOn.map { $0 + "-" } ?? "") + slug + ".md"
     }
 
+    /// The claim a card file records, if it reads.
+    static func claim(in bytes: [UInt8]) -> CardClaim? {
+        guard let document = try? FrontmatterDocument(bytes: bytes, dialect: .card) else { return nil }
+        return CardMerge.claim(in: document)
+    }
+
     /// A card both sides changed: the merged contents, in the place the rules choose.
     private func mergeChanged(base: Version, ours: Version, theirs: Version,
                               columnOrder: [String]) -> (version: Version, resolutions: [CardResolution]) {
@@ -351,6 +357,13 @@ public struct BoardMerge {
         var resolutions: [CardResolution] = []
         if moved { resolutions.append(CardResolution(slug: slug, keptPath: kept.path, removedPaths: removed, kind: .placed)) }
         if outcome.keepsText { resolutions.append(CardResolution(slug: slug, keptPath: kept.path, removedPaths: [], kind: .keptText)) }
+        // Two claims met: the one dropped is named, so that a claim still being shared can give way to one shared
+        // before it (`kanban claim --sync`).
+        if let mine = Self.claim(in: ours.bytes), let other = Self.claim(in: theirs.bytes), mine != other,
+           let holding = Self.claim(in: bytes) {
+            resolutions.append(CardResolution(slug: slug, keptPath: kept.path, removedPaths: [], kind: .claimContested,
+                                              otherClaim: holding == mine ? other : mine))
+        }
         return (Version(path: kept.path, bytes: bytes, file: kept.file), resolutions)
     }
 

@@ -7,8 +7,9 @@ import Foundation
 /// different values takes the value of the later version (see ``prefersOurs(_:_:)``), except:
 /// - `labels` merge as sets: a label added on either side is kept, one removed on either side is removed;
 /// - `modified` takes the later time;
-/// - `claimed-by` and `claimed-at` go together, from the claim that wins (``CardClaim/wins(over:)``: the earlier,
-///   ties by name; a claim over a release), so that after a sync no card is held by two names;
+/// - `claimed-by` and `claimed-at` go together, from the claim that wins: the side whose card is further along the
+///   board (its holder finished it, say), else the earlier claim, ties by name (``CardClaim/wins(over:)``); a claim
+///   over a release. After a sync no card is held by two names;
 /// - `column` and `position` go together: when both sides placed the card, both keys come from the side that changed
 ///   the column (or, when both or neither did, from the later version), so a card never gets one side's column and
 ///   the other side's position.
@@ -58,7 +59,7 @@ public enum CardMerge {
         }
         let oursWins = prefersOurs(version(of: result, bytes: ours, columnOrder: columnOrder),
                                    version(of: theirsDocument, bytes: theirs, columnOrder: columnOrder))
-        mergeFrontmatter(base: baseDocument, into: &result, theirs: theirsDocument, oursWins: oursWins)
+        mergeFrontmatter(base: baseDocument, into: &result, theirs: theirsDocument, oursWins: oursWins, columnOrder: columnOrder)
 
         let baseBody = baseDocument.body
         let oursBody = result.body
@@ -124,7 +125,7 @@ public enum CardMerge {
 
     /// Merges `theirs`' frontmatter changes into `result` (ours), key by key; see the type's description.
     static func mergeFrontmatter(base: FrontmatterDocument, into result: inout FrontmatterDocument, theirs: FrontmatterDocument,
-                                 oursWins: Bool) {
+                                 oursWins: Bool, columnOrder: [String] = []) {
         let ours = result
         var keys = ours.entries.map(\.key)
         for entry in theirs.entries + base.entries where !keys.contains(entry.key) { keys.append(entry.key) }
@@ -141,19 +142,10 @@ public enum CardMerge {
             placementFromOurs = oursMoved != theirsMoved ? oursMoved : oursWins
         }
 
-        // Both sides claimed the card, differently: both claim keys from the claim that wins (the earlier; a claim
-        // over a release), so that after a sync no card is held by two names.
+        // The two sides hold the card under different claims: both claim keys come from one side, so that after a sync
+        // no card is held by two names (see ``claimFromOurs``).
+        let claimFromOurs = Self.claimFromOurs(base: base, ours: ours, theirs: theirs, oursWins: oursWins, columnOrder: columnOrder)
         let claimKeys = [CardClaim.holderKey, CardClaim.dateKey]
-        var claimFromOurs: Bool?
-        if claimKeys.contains(where: { changed(ours, $0) }), claimKeys.contains(where: { changed(theirs, $0) }),
-           !claimKeys.allSatisfy({ sameValue(ours.value(forKey: $0), theirs.value(forKey: $0)) }) {
-            switch (claim(in: ours), claim(in: theirs)) {
-            case let (mine?, other?): claimFromOurs = mine.wins(over: other)
-            case (.some, nil): claimFromOurs = true
-            case (nil, .some): claimFromOurs = false
-            case (nil, nil): claimFromOurs = oursWins
-            }
-        }
 
         func take(_ value: YAMLValue?, _ key: String) {
             if let value {
@@ -195,6 +187,45 @@ public enum CardMerge {
             default:
                 if !oursWins { take(other, key) }
             }
+        }
+    }
+
+    /// Which side's claim keys a merge keeps, or nil when the usual key-by-key rule does (the sides agree, or one
+    /// side changed nothing of the claim and took the card no further).
+    ///
+    /// - Both sides claimed the card differently: the side whose card is further along the board (its holder went
+    ///   on and finished it, say) keeps its claim; equally far along, the earlier claim (``CardClaim/wins(over:)``).
+    ///   A claim wins over a release.
+    /// - One side changed the claim (a claim, or another merge's choice of claim) while the other kept the claim they
+    ///   started from: the change stands, unless the side that kept the claim took the card further (its holder
+    ///   finished it): finished work keeps the holder who did it.
+    static func claimFromOurs(base: FrontmatterDocument, ours: FrontmatterDocument, theirs: FrontmatterDocument, oursWins: Bool,
+                              columnOrder: [String]) -> Bool? {
+        let keys = [CardClaim.holderKey, CardClaim.dateKey]
+        guard !keys.allSatisfy({ sameValue(ours.value(forKey: $0), theirs.value(forKey: $0)) }) else { return nil }
+        let oursChanged = keys.contains { !sameValue(ours.value(forKey: $0), base.value(forKey: $0)) }
+        let theirsChanged = keys.contains { !sameValue(theirs.value(forKey: $0), base.value(forKey: $0)) }
+        let mine = claim(in: ours)
+        let other = claim(in: theirs)
+        let mineRank = version(of: ours, bytes: [], columnOrder: columnOrder).columnRank
+        let otherRank = version(of: theirs, bytes: [], columnOrder: columnOrder).columnRank
+        switch (oursChanged, theirsChanged) {
+        case (true, true):
+            switch (mine, other) {
+            case let (mine?, other?): return mineRank != otherRank ? mineRank > otherRank : mine.wins(over: other)
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return oursWins
+            }
+        case (true, false):
+            // Theirs kept the claim it started from: it keeps it when its holder took the card further.
+            guard mine != nil, other != nil, otherRank > mineRank else { return nil }
+            return false
+        case (false, true):
+            guard mine != nil, other != nil, mineRank > otherRank else { return nil }
+            return true
+        case (false, false):
+            return nil
         }
     }
 

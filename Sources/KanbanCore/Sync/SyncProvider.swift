@@ -54,6 +54,11 @@ public protocol SyncProvider: Sendable {
     /// - Throws: ``SyncError``, having lost nothing; when the board's changes were recorded before the failure, the
     ///   error says so (``SyncError/afterCommitting(_:)``).
     func sync(pushing: Bool, onStep: (SyncStep) -> Void) throws(SyncError) -> SyncReport
+
+    /// The versions of the card `slug` that the other side's changes brought in since the change `since` (git: the
+    /// card as the incoming parent of each merge after that commit had it), oldest first: how a claim still being
+    /// shared learns that the other side shared one first. The default knows none.
+    func incomingVersions(ofCard slug: String, since: String) -> [[UInt8]]
 }
 
 extension SyncProvider {
@@ -68,6 +73,9 @@ extension SyncProvider {
 
     /// `body`, with nothing kept.
     public func duringChange<T>(_ body: () throws -> T) throws -> T { try body() }
+
+    /// None known.
+    public func incomingVersions(ofCard slug: String, since: String) -> [[UInt8]] { [] }
 
     /// Commit, pull, push.
     public func sync(pushing: Bool, onStep: (SyncStep) -> Void) throws(SyncError) -> SyncReport {
@@ -187,6 +195,9 @@ public struct CardResolution: Sendable, Hashable, Codable {
         case keptOnce = "kept-once"
         /// Another card was kept inside this one by git's merge driver: it is a card of its own again.
         case split
+        /// Both sides held the card under different claims: the card keeps one (see ``CardMerge``), and
+        /// ``otherClaim`` is the one it dropped.
+        case claimContested = "claim-contested"
     }
 
     /// The card's slug (before any renaming).
@@ -199,14 +210,18 @@ public struct CardResolution: Sendable, Hashable, Codable {
     public var kind: Kind
     /// The new slug of a renamed or split card.
     public var newSlug: String?
+    /// For a contested claim, the claim the card no longer holds.
+    public var otherClaim: CardClaim?
 
     /// Creates a resolution.
-    public init(slug: String, keptPath: String, removedPaths: [String], kind: Kind = .placed, newSlug: String? = nil) {
+    public init(slug: String, keptPath: String, removedPaths: [String], kind: Kind = .placed, newSlug: String? = nil,
+                otherClaim: CardClaim? = nil) {
         self.slug = slug
         self.keptPath = keptPath
         self.removedPaths = removedPaths
         self.kind = kind
         self.newSlug = newSlug
+        self.otherClaim = otherClaim
     }
 }
 

@@ -183,6 +183,8 @@ extension CardResolution {
             return "\(slug): was in several places after a merge; kept once, in \(place(keptPath))"
         case .split:
             return "\(slug): held another card kept there by git's merge; that card is now \(newSlug ?? "?")"
+        case .claimContested:
+            return "\(slug): claimed on both sides; the claim of \(otherClaim?.holder ?? "the other side") was dropped for the one kept"
         }
     }
 }

@@ -38,6 +38,9 @@ extension MCPTools {
             let outcome = try session.claim(card, as: name, sharing: sharing)
             let store = session.store
             var members: [String: JSON] = ["card": JSON(card: outcome.claim.card, includeBody: true, body: try store.body(of: outcome.claim.card))]
+            if let unshared = outcome.unshared {
+                members["warning"] = .string("the claim stands, committed here, but could not be shared: \(unshared.message); the next sync sends it")
+            }
             if !outcome.lost.isEmpty {
                 members["lost"] = .array(outcome.lost.map { .object(["card": .string($0.slug), "holder": .string($0.holder)]) })
             }

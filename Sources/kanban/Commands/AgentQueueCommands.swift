@@ -146,6 +146,9 @@ enum ClaimCommand: KanbanCommand {
                 context.errorOutput.writeLine("\(context.errorStylist.apply(.bold + .yellow, to: "warning")): \(slug) was claimed first by \(winner) on another clone; trying the next ready card")
             }
             context.note(outcome.commit)
+            if let unshared = outcome.unshared {
+                context.errorOutput.writeLine("\(context.errorStylist.apply(.bold + .yellow, to: "warning")): the claim stands, committed here, but could not be shared: \(unshared.message); the next 'kanban sync' sends it (and says if another clone claimed the card first)")
+            }
             let card = outcome.claim.card
             if isJSON {
                 try context.printCardsJSON([card])

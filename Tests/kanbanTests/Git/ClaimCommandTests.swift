@@ -72,6 +72,31 @@ extension GitTests {
             }
         }
 
+        @Test func aClaimStillBeingSharedGivesWayToOneSharedBeforeIt() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
+                try addCards(1, workspace: workspace, in: ana)
+                try workspace.git(["pull", "--quiet"], in: ben)
+                // The moment Ben's claim is committed, before it is pushed, Ana claims the card and pushes: hers is
+                // shared first. Ben's is as early (the same second) and his name sorts first, so the merge keeps his;
+                // his claim gives way to hers all the same, and he is told.
+                let kanban = try KanbanProcess.binaryPath()
+                try workspace.script(ben + "/.git/hooks/post-commit", """
+                    #!/bin/sh
+                    [ -e '\(ben)/.git/raced' ] && exit 0
+                    touch '\(ben)/.git/raced'
+                    cd '\(ana)' && env -u GIT_DIR -u GIT_INDEX_FILE -u GIT_WORK_TREE -u GIT_PREFIX '\(kanban)' claim task-1 --as zoe --sync > '\(ben)/.git/raced' 2>&1
+                    """)
+                let claim = try workspace.kanban(["claim", "task-1", "--as", "aaron", "--sync"], in: ben)
+                #expect(claim.status == 3, "\(claim)\nthe hook: \((try? workspace.read(ben + "/.git/raced")) ?? "did not run")")
+                #expect(claim.stderr.contains("claimed first by zoe"), "\(claim)")
+                #expect(try workspace.kanban(["sync"], in: ana).status == 0)
+                for clone in [ana, ben] {
+                    #expect(try workspace.read(clone + "/cards/in-progress/task-1.md").contains("claimed-by: zoe"), "\(clone)")
+                }
+            }
+        }
+
         @Test func claimNextWithSyncGoesOnToTheNextCardWhenAnotherCloneTookOne() throws {
             try withGitWorkspace { workspace in
                 let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
