@@ -194,6 +194,12 @@ extension GitSyncProvider {
     ///   words in ``SyncError/output``), ``SyncError/Code/timedOut``, ``SyncError/Code/remoteFailed``, or what
     ///   ``pull()`` throws. The local commits are kept whatever happens.
     public func push() throws(SyncError) -> PushResult {
+        try push(retrying: true)
+    }
+
+    /// ``push()``; when `retrying` is false, once: an upstream that moved on is ``SyncError/Code/pushRejected`` at
+    /// once, nothing pulled (a claim being shared looks at what came in before it tries again).
+    public func push(retrying: Bool) throws(SyncError) -> PushResult {
         _ = try requireRepository(allowingDetached: false)
         let upstream = try requireUpstream()
         guard try resolves("HEAD") else { return PushResult(pushed: 0, upstream: upstream.name) }
@@ -218,7 +224,7 @@ extension GitSyncProvider {
             let lostRace = refused.map { $0.contains("[remote rejected]") && $0.contains("failed to update ref") } ?? false
                 && String(decoding: output.errorOutput, as: UTF8.self).contains("cannot lock ref")
             if let refused, refused.contains("[rejected]") || lostRace {
-                guard attempt < max(1, configuration.pushAttempts) else {
+                guard retrying, attempt < max(1, configuration.pushAttempts) else {
                     throw SyncError(.pushRejected, "the upstream kept moving on; gave up after \(attempt) tries",
                                     hint: "Your commits are kept locally; sync again.", output: output.said.nonEmpty)
                 }

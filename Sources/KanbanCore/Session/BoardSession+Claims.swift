@@ -21,6 +21,8 @@ public struct SessionClaim: Sendable {
 extension BoardSession {
     /// How many cards a claim of the next ready card tries, when other clones keep winning them, before giving up.
     public static let claimAttempts = 5
+    /// How many times a claim being shared pulls and pushes while the upstream keeps moving on.
+    static let shareRounds = 8
 
     /// Claims a card for `holder` (``BoardStore/claimCard(_:as:start:done:)``) as one change, committed as the
     /// policy says. With `sharing`, the claim is committed whatever the policy and shared with the other clones: a
@@ -48,22 +50,37 @@ extension BoardSession {
                 let claim = try store.claimCard(reference, as: name, start: start, done: done)
                 return (claim, [claim.change])
             }
-            let report: SyncReport
-            do throws(SyncError) {
-                report = try shared.sync(pushing: true)
+            // Bring in what the others pushed meanwhile, give way to a claim of this card they shared first, and only
+            // then push, once; when the upstream moved on again, look again. A claim told it succeeded is then never
+            // taken back by one made elsewhere at the same moment, even an earlier one.
+            var now = claim.card
+            var failure: SyncError?
+            for _ in 0..<Self.shareRounds {
+                let pulled = Result { () throws(SyncError) in try shared.sync(pushing: false) }
+                guard case .success(let report) = pulled else {
+                    if case .failure(let error) = pulled { failure = error }
+                    break
+                }
                 syncs.append(report)
-            } catch {
-                return SessionClaim(claim: claim, commit: commit, syncs: syncs, lost: lost, unshared: error)
+                now = try store.card(claim.card.slug, in: .all)
+                let incoming = commit.commit.map { sync?.incomingVersions(ofCard: now.slug, since: $0.commit) ?? [] } ?? []
+                if now.claim?.holder == name, let published = incoming.compactMap(BoardMerge.claim(in:)).last(where: { $0.holder != name }) {
+                    try giveWay(now, to: published)
+                    now = try store.card(now.slug, in: .all)
+                }
+                switch Result(catching: { () throws(SyncError) in try shared.pushOnce() }) {
+                case .success(let report):
+                    syncs.append(report)
+                    failure = nil
+                case .failure(let error):
+                    failure = error
+                    if error.code == .pushRejected { continue }
+                }
+                break
             }
-            var now = try store.card(claim.card.slug, in: .all)
-            // The sync met a claim of the card already shared (the upstream's): this claim, still being shared, gives
-            // way to it even when it is the earlier one, so that a claim told it succeeded is not taken back later.
-            let incoming = commit.commit.map { sync?.incomingVersions(ofCard: now.slug, since: $0.commit) ?? [] } ?? []
-            let published = incoming.compactMap(BoardMerge.claim(in:)).last { $0.holder != name }
-            if let published, now.claim?.holder == name {
-                let (yielded, _) = try giveWay(now, to: published)
-                syncs.append(yielded)
-                now = try store.card(now.slug, in: .all)
+            if let failure {
+                return SessionClaim(claim: ClaimResult(card: now, change: claim.change, wasHeld: claim.wasHeld), commit: commit,
+                                    syncs: syncs, lost: lost, unshared: failure)
             }
             let finished = now.isArchived || (try? WorkFlow(board: store.loadBoard(), start: start, done: done))?.isDoneColumn(now.column) == true
             if let winner = now.claim, winner.holder != name || finished {
@@ -83,17 +100,15 @@ extension BoardSession {
         throw KanbanError(.claimed, "other clones claimed each of the \(Self.claimAttempts) cards tried first: \(lost.map { "\($0.slug) (\($0.holder))" }.joined(separator: ", "))")
     }
 
-    /// Writes `claim` back on `card` (a claim shared before this one, which this one gave way to), committed and
-    /// synced.
-    private func giveWay(_ card: Card, to claim: CardClaim) throws -> (SyncReport, CommitOutcome) {
+    /// Writes `claim` back on `card` (a claim shared before this one, which this one gave way to), committed.
+    private func giveWay(_ card: Card, to claim: CardClaim) throws {
         let session = BoardSession(store: store, sync: sync, commitPolicy: .always)
         var fields = [YAMLMapEntry(key: CardClaim.holderKey, value: .string(claim.holder))]
         if let date = claim.date { fields.append(YAMLMapEntry(key: CardClaim.dateKey, value: .unquoted(ISO8601.string(from: date)))) }
-        let (_, commit) = try session.change { store in
+        _ = try session.change { store in
             let change = try store.updateCard(card.path, CardUpdate(fields: fields), in: .all)
             return ((), [change])
         }
-        return (try session.sync(pushing: true), commit)
     }
 
     /// Gives a card back (``BoardStore/releaseCard(_:by:start:done:)``) as one change; with `sharing`, committed and

@@ -147,6 +147,15 @@ public final class BoardSession: Sendable {
         return report
     }
 
+    /// Sends the recorded changes out once, without pulling first (``SyncProvider/push(retrying:)``): for a claim being
+    /// shared, which looks at what came in before it pushes again.
+    func pushOnce() throws(SyncError) -> SyncReport {
+        guard let sync else { throw Self.noProvider }
+        changes.lock()
+        defer { changes.unlock() }
+        return SyncReport(steps: [.pushed(try sync.push(retrying: false))])
+    }
+
     /// The claims on the board's active cards, by slug.
     private func heldClaims() -> [String: CardClaim] {
         guard let cards = try? store.load().cards else { return [:] }

@@ -30,6 +30,10 @@ public protocol SyncProvider: Sendable {
     /// tries again.
     func push() throws(SyncError) -> PushResult
 
+    /// Sends the recorded changes out as ``push()`` does; when `retrying` is false, only once: an upstream that moved
+    /// on is ``SyncError/Code/pushRejected`` at once, with nothing pulled. The default pushes as ``push()`` does.
+    func push(retrying: Bool) throws(SyncError) -> PushResult
+
     /// The recorded changes that touched a card, newest first, across columns and the archive; empty for a provider
     /// that keeps no history (the default).
     func history(ofCard slug: String) throws(SyncError) -> [HistoryEntry]
@@ -76,6 +80,9 @@ extension SyncProvider {
 
     /// None known.
     public func incomingVersions(ofCard slug: String, since: String) -> [[UInt8]] { [] }
+
+    /// As ``push()``.
+    public func push(retrying: Bool) throws(SyncError) -> PushResult { try push() }
 
     /// Commit, pull, push.
     public func sync(pushing: Bool, onStep: (SyncStep) -> Void) throws(SyncError) -> SyncReport {

@@ -112,9 +112,11 @@ enum ClaimCommand: KanbanCommand {
             a card you hold already changes nothing.
 
             With --sync the claim is committed and shared: a sync first, so other clones' claims are seen, then \
-            the claim, then a sync that pushes it. When another clone claimed the same card before the two met, \
-            the earlier claim wins (ties: the name that sorts first), on every clone alike; the later one is told \
-            (exit status 3, naming the holder), or, with --next, the next ready card is taken instead.
+            the claim, then a sync that pushes it. When that sync meets a claim of the same card another clone \
+            shared first, this claim gives way to it: the one told it succeeded keeps the card. This one is told \
+            (exit status 3, naming the holder), or, with --next, the next ready card is taken instead. Merges of \
+            claims that met otherwise keep the earlier claim (ties: the name that sorts first) on every clone alike; \
+            'kanban sync' says when it dropped one held here.
 
             --json prints the card as 'kanban show --json' does.
 
