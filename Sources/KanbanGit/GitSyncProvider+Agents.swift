@@ -1,5 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import KanbanCore
+import KanbanSubprocess
 
 extension GitSyncProvider {
     /// The name a claim records when none is given: `KANBAN_AGENT`, else git's author name for the board's repository
@@ -96,5 +102,32 @@ extension GitSyncProvider {
             versions.append(shown.output)
         }
         return versions
+    }
+}
+
+extension GitSyncProvider {
+    /// The repositories whose sync lock the current thread or task holds.
+    @TaskLocal static var syncsHeld: Set<String> = []
+
+    /// Runs `body` holding the repository's sync lock (an advisory `flock` on `kanban-sync.lock` in its git
+    /// directory, shared by all its worktrees), so that no other `kanban sync` of the repository runs meanwhile: two
+    /// at once race for git's own ref locks, and a claim being shared must pull, look and push with no other sync
+    /// pushing a state in between. Waits up to the network time limit and then runs anyway (git's own locks still
+    /// protect the repository). Outside a repository, `body` runs as it is.
+    public func exclusiveSync<T>(_ body: () throws -> T) rethrows -> T {
+        guard let repository = try? requireRepository(allowingDetached: true) else { return try body() }
+        let common = (try? git.run(["rev-parse", "--path-format=absolute", "--git-common-dir"], readOnly: true))
+            .flatMap { $0.succeeded ? $0.text.trimmingCharacters(in: .whitespacesAndNewlines) : nil } ?? repository.gitDirectory
+        guard !Self.syncsHeld.contains(common) else { return try body() }
+        let descriptor = open(common + "/kanban-sync.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return try body() }
+        defer { close(descriptor) }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: configuration.networkTimeout)
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 && clock.now < deadline {
+            Subprocess.pause(.milliseconds(20))
+        }
+        defer { _ = flock(descriptor, LOCK_UN) }
+        return try Self.$syncsHeld.withValue(Self.syncsHeld.union([common])) { try body() }
     }
 }

@@ -10,6 +10,11 @@ extension GitSyncProvider {
     ///   committing), ``SyncError/Code/conflict`` for a conflict in files outside the board, and what each step
     ///   throws; an error after the commit says the changes are committed locally.
     public func sync(pushing: Bool, onStep: (SyncStep) -> Void) throws(SyncError) -> SyncReport {
+        // One sync of the repository at a time (its worktrees' too): see exclusiveSync.
+        try exclusiveSync { Result { () throws(SyncError) -> SyncReport in try syncAlone(pushing: pushing, onStep: onStep) } }.get()
+    }
+
+    private func syncAlone(pushing: Bool, onStep: (SyncStep) -> Void) throws(SyncError) -> SyncReport {
         // A sync inside a change (an app's) must not trust what the change learnt: the merge it finishes ends an
         // operation the change saw under way.
         forgetRepository()

@@ -53,32 +53,39 @@ extension BoardSession {
             // Bring in what the others pushed meanwhile, give way to a claim of this card they shared first, and only
             // then push, once; when the upstream moved on again, look again. A claim told it succeeded is then never
             // taken back by one made elsewhere at the same moment, even an earlier one.
-            var now = claim.card
-            var failure: SyncError?
-            for _ in 0..<Self.shareRounds {
-                let pulled = Result { () throws(SyncError) in try shared.sync(pushing: false) }
-                guard case .success(let report) = pulled else {
-                    if case .failure(let error) = pulled { failure = error }
+            // Under the repository's sync lock, so that no other sync of this clone (an agent in another worktree)
+            // pushes the merged state before this claim has given way.
+            let (shareNow, shareFailure): (Card, SyncError?) = try sync?.exclusiveSync {
+                var now = claim.card
+                var failure: SyncError?
+                for _ in 0..<Self.shareRounds {
+                    let pulled = Result { () throws(SyncError) in try shared.sync(pushing: false) }
+                    guard case .success(let report) = pulled else {
+                        if case .failure(let error) = pulled { failure = error }
+                        break
+                    }
+                    syncs.append(report)
+                    now = try store.card(claim.card.slug, in: .all)
+                    let incoming = commit.commit.map { sync?.incomingVersions(ofCard: now.slug, since: $0.commit) ?? [] } ?? []
+                    if now.claim?.holder == name, let published = incoming.compactMap(BoardMerge.claim(in:)).last(where: { $0.holder != name }) {
+                        try giveWay(now, to: published)
+                        now = try store.card(now.slug, in: .all)
+                    }
+                    switch Result(catching: { () throws(SyncError) in try shared.pushOnce() }) {
+                    case .success(let report):
+                        syncs.append(report)
+                        failure = nil
+                    case .failure(let error):
+                        failure = error
+                        if error.code == .pushRejected { continue }
+                    }
                     break
                 }
-                syncs.append(report)
-                now = try store.card(claim.card.slug, in: .all)
-                let incoming = commit.commit.map { sync?.incomingVersions(ofCard: now.slug, since: $0.commit) ?? [] } ?? []
-                if now.claim?.holder == name, let published = incoming.compactMap(BoardMerge.claim(in:)).last(where: { $0.holder != name }) {
-                    try giveWay(now, to: published)
-                    now = try store.card(now.slug, in: .all)
-                }
-                switch Result(catching: { () throws(SyncError) in try shared.pushOnce() }) {
-                case .success(let report):
-                    syncs.append(report)
-                    failure = nil
-                case .failure(let error):
-                    failure = error
-                    if error.code == .pushRejected { continue }
-                }
-                break
-            }
-            if let failure {
+                return (now, failure)
+            } ?? (claim.card, nil)
+            let now = shareNow
+            let failure = shareFailure
+            if let failure, now.claim?.holder == name {
                 return SessionClaim(claim: ClaimResult(card: now, change: claim.change, wasHeld: claim.wasHeld), commit: commit,
                                     syncs: syncs, lost: lost, unshared: failure)
             }
@@ -106,7 +113,8 @@ extension BoardSession {
         var fields = [YAMLMapEntry(key: CardClaim.holderKey, value: .string(claim.holder))]
         if let date = claim.date { fields.append(YAMLMapEntry(key: CardClaim.dateKey, value: .unquoted(ISO8601.string(from: date)))) }
         _ = try session.change { store in
-            let change = try store.updateCard(card.path, CardUpdate(fields: fields), in: .all)
+            // By slug: an agent in another worktree of this clone may have moved the card since it was read.
+            let change = try store.updateCard(card.slug, CardUpdate(fields: fields), in: .all)
             return ((), [change])
         }
     }

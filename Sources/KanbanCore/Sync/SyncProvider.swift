@@ -30,6 +30,10 @@ public protocol SyncProvider: Sendable {
     /// tries again.
     func push() throws(SyncError) -> PushResult
 
+    /// Runs `body` as the only sync of the board's repository (git: of every worktree of it) at a time: a claim being
+    /// shared pulls, looks and pushes with no other sync pushing in between. Reentrant; the default holds nothing.
+    func exclusiveSync<T>(_ body: () throws -> T) rethrows -> T
+
     /// Sends the recorded changes out as ``push()`` does; when `retrying` is false, only once: an upstream that moved
     /// on is ``SyncError/Code/pushRejected`` at once, with nothing pulled. The default pushes as ``push()`` does.
     func push(retrying: Bool) throws(SyncError) -> PushResult
@@ -83,6 +87,9 @@ extension SyncProvider {
 
     /// As ``push()``.
     public func push(retrying: Bool) throws(SyncError) -> PushResult { try push() }
+
+    /// `body`, holding nothing.
+    public func exclusiveSync<T>(_ body: () throws -> T) rethrows -> T { try body() }
 
     /// Commit, pull, push.
     public func sync(pushing: Bool, onStep: (SyncStep) -> Void) throws(SyncError) -> SyncReport {
