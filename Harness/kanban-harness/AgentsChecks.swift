@@ -107,7 +107,8 @@ struct AgentsChecks {
             guard let file = byTitle[card.title]?.first else { continue }
             let holders = claimedBy(file)
             let finishedBy = Set((finishers[card.slug] ?? []).map(\.agent)).sorted()
-            if holders.count != 1 {
+            // A card never claimed is check 2's finding; a card done must name one holder.
+            if holders.count > 1 || (holders.isEmpty && file.column == "done") {
                 findings.append("\(card.slug): \(holders.isEmpty ? "no claimed-by" : "claimed-by \(holders.count) times: " + holders.joined(separator: ", "))")
             }
             for claim in records.claims where claim.card == card.slug && claim.state != "claimed" {
