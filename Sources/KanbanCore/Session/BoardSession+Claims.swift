@@ -41,6 +41,14 @@ extension BoardSession {
             }
             return SessionClaim(claim: claim, commit: commit)
         }
+        // The whole claim under the repository's sync lock: no other sync of this clone (an agent in another worktree)
+        // may push the claim, or a merge of it, before it has given way to a claim shared first.
+        guard let sync else { return try claimSharing(reference, as: holder, start: start, done: done) }
+        return try sync.exclusiveSync { try claimSharing(reference, as: holder, start: start, done: done) }
+    }
+
+    /// ``claim(_:as:start:done:sharing:)`` shared with the other clones, holding the sync lock.
+    private func claimSharing(_ reference: String?, as holder: String, start: String?, done: String?) throws -> SessionClaim {
         let shared = BoardSession(store: store, sync: sync, commitPolicy: .always)
         var syncs = [try shared.sync(pushing: false)]
         var lost: [(slug: String, holder: String)] = []
@@ -53,9 +61,7 @@ extension BoardSession {
             // Bring in what the others pushed meanwhile, give way to a claim of this card they shared first, and only
             // then push, once; when the upstream moved on again, look again. A claim told it succeeded is then never
             // taken back by one made elsewhere at the same moment, even an earlier one.
-            // Under the repository's sync lock, so that no other sync of this clone (an agent in another worktree)
-            // pushes the merged state before this claim has given way.
-            let (shareNow, shareFailure): (Card, SyncError?) = try sync?.exclusiveSync {
+            let (shareNow, shareFailure): (Card, SyncError?) = try {
                 var now = claim.card
                 var failure: SyncError?
                 for _ in 0..<Self.shareRounds {
@@ -82,7 +88,7 @@ extension BoardSession {
                     break
                 }
                 return (now, failure)
-            } ?? (claim.card, nil)
+            }()
             let now = shareNow
             let failure = shareFailure
             if let failure, now.claim?.holder == name {
