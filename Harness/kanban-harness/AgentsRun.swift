@@ -17,12 +17,7 @@ struct AgentsSettings: Sendable {
     var keepsWorkDirectory: Bool
 
     init(_ options: HarnessOptions) throws {
-        if let text = options.string("seed") {
-            guard let value = UInt64(text) else { throw HarnessError(message: "--seed takes a whole number (got '\(text)')") }
-            seed = value
-        } else {
-            seed = UInt64(Date().timeIntervalSince1970 * 1_000) % 1_000_000
-        }
+        seed = try options.seed()
         agentCount = try options.integer("agents", default: 4)
         cloneCount = try options.integer("clones", default: 2)
         worktreeCount = try options.integer("worktrees", default: 2)

@@ -13,12 +13,7 @@ struct ConvergeSettings: Sendable {
     var syncChance = 30
 
     init(_ options: HarnessOptions) throws {
-        if let text = options.string("seed") {
-            guard let value = UInt64(text) else { throw HarnessError(message: "--seed takes a whole number (got '\(text)')") }
-            seed = value
-        } else {
-            seed = UInt64(Date().timeIntervalSince1970 * 1_000) % 1_000_000
-        }
+        seed = try options.seed()
         cloneCount = try options.integer("clones", default: 4)
         operationCount = try options.integer("ops", default: 100)
         maxRounds = try options.integer("max-rounds", default: 10)

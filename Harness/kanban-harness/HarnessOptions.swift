@@ -34,6 +34,13 @@ struct HarnessOptions {
         return value
     }
 
+    /// `--seed N`, else one from the clock (printed by the harness, so that the run can be replayed).
+    func seed() throws -> UInt64 {
+        guard let text = values["seed"] else { return UInt64(Date().timeIntervalSince1970 * 1_000) % 1_000_000 }
+        guard let value = UInt64(text) else { throw HarnessError(message: "--seed takes a whole number (got '\(text)')") }
+        return value
+    }
+
     /// The `kanban` binary: `--kanban PATH`, else `kanban` beside this program (the same build directory).
     func kanbanBinary() throws -> String {
         if let path = values["kanban"] {
