@@ -58,39 +58,7 @@ extension BoardSession {
                 let claim = try store.claimCard(reference, as: name, start: start, done: done)
                 return (claim, [claim.change])
             }
-            // Bring in what the others pushed meanwhile, give way to a claim of this card they shared first, and only
-            // then push, once; when the upstream moved on again, look again. A claim told it succeeded is then never
-            // taken back by one made elsewhere at the same moment, even an earlier one.
-            let (shareNow, shareFailure): (Card, SyncError?) = try {
-                var now = claim.card
-                var failure: SyncError?
-                for _ in 0..<Self.shareRounds {
-                    let pulled = Result { () throws(SyncError) in try shared.sync(pushing: false) }
-                    guard case .success(let report) = pulled else {
-                        if case .failure(let error) = pulled { failure = error }
-                        break
-                    }
-                    syncs.append(report)
-                    now = try store.card(claim.card.slug, in: .all)
-                    let incoming = commit.commit.map { sync?.incomingVersions(ofCard: now.slug, since: $0.commit) ?? [] } ?? []
-                    if now.claim?.holder == name, let published = incoming.compactMap(BoardMerge.claim(in:)).last(where: { $0.holder != name }) {
-                        try giveWay(now, to: published)
-                        now = try store.card(now.slug, in: .all)
-                    }
-                    switch Result(catching: { () throws(SyncError) in try shared.pushOnce() }) {
-                    case .success(let report):
-                        syncs.append(report)
-                        failure = nil
-                    case .failure(let error):
-                        failure = error
-                        if error.code == .pushRejected { continue }
-                    }
-                    break
-                }
-                return (now, failure)
-            }()
-            let now = shareNow
-            let failure = shareFailure
+            let (now, failure) = try share(claim.card, committedAs: commit.commit, by: name, in: shared, syncs: &syncs)
             if let failure, now.claim?.holder == name {
                 return SessionClaim(claim: ClaimResult(card: now, change: claim.change, wasHeld: claim.wasHeld), commit: commit,
                                     syncs: syncs, lost: lost, unshared: failure)
@@ -111,6 +79,38 @@ extension BoardSession {
                                 syncs: syncs, lost: lost)
         }
         throw KanbanError(.claimed, "other clones claimed each of the \(Self.claimAttempts) cards tried first: \(lost.map { "\($0.slug) (\($0.holder))" }.joined(separator: ", "))")
+    }
+
+    /// Shares a claim just committed (`commit`) of `card`: brings in what the others pushed meanwhile, gives way to a
+    /// claim of the card they shared first, and only then pushes, once; when the upstream moved on again, looks again.
+    /// A claim told it succeeded is then never taken back by one made elsewhere at the same moment, even an earlier one.
+    /// - Returns: The card as it now stands, and why it could not be shared (nil when it was).
+    private func share(_ card: Card, committedAs commit: CommitResult?, by name: String, in shared: BoardSession,
+                       syncs: inout [SyncReport]) throws -> (Card, SyncError?) {
+        var now = card
+        for _ in 0..<Self.shareRounds {
+            switch Result(catching: { () throws(SyncError) in try shared.sync(pushing: false) }) {
+            case .success(let report): syncs.append(report)
+            case .failure(let error): return (now, error)
+            }
+            now = try store.card(card.slug, in: .all)
+            let incoming = commit.map { sync?.incomingVersions(ofCard: now.slug, since: $0.commit) ?? [] } ?? []
+            if now.claim?.holder == name, let published = incoming.compactMap(BoardMerge.claim(in:)).last(where: { $0.holder != name }) {
+                try giveWay(now, to: published)
+                now = try store.card(now.slug, in: .all)
+            }
+            switch Result(catching: { () throws(SyncError) in try shared.pushOnce() }) {
+            case .success(let report):
+                syncs.append(report)
+                return (now, nil)
+            case .failure(let error) where error.code == .pushRejected:
+                continue
+            case .failure(let error):
+                return (now, error)
+            }
+        }
+        return (now, SyncError(.pushRejected, "the upstream kept moving on; gave up after \(Self.shareRounds) tries",
+                               hint: "The claim is committed here; 'kanban sync' shares it."))
     }
 
     /// Writes `claim` back on `card` (a claim shared before this one, which this one gave way to), committed.
