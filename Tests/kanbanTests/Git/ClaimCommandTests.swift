@@ -97,6 +97,45 @@ extension GitTests {
             }
         }
 
+        @Test func aSyncTriesAgainWhenAnotherSyncWonGitsRefLock() throws {
+            try withGitWorkspace { workspace in
+                let (ana, ben) = try workspace.makeSharedBoard()
+                try addCards(1, workspace: workspace, in: ana)
+                #expect(try workspace.kanban(["add", "Local", "--commit"], in: ben).status == 0)
+                // A git that loses the first fetch and the first push to another process holding the ref's lock, as
+                // two syncs of one repository, or two clones pushing at once, make it do.
+                let marks = workspace.root + "/marks"
+                try workspace.script(workspace.root + "/racing-git", """
+                    #!/bin/sh
+                    case " $* " in
+                    *" fetch "*) if [ ! -e '\(marks).fetch' ]; then touch '\(marks).fetch'
+                        echo "error: cannot lock ref 'refs/remotes/origin/main': is at 1111 but expected 2222" >&2; exit 1; fi ;;
+                    *" push "*) if [ ! -e '\(marks).push' ]; then touch '\(marks).push'
+                        printf 'To remote\\n!\\tHEAD:refs/heads/main\\t[remote rejected] (failed to update ref)\\nDone\\n'
+                        echo "remote: error: cannot lock ref 'refs/heads/main': is at 1111 but expected 2222" >&2; exit 1; fi ;;
+                    esac
+                    exec '\(workspace.gitPath)' "$@"
+                    """)
+                let synced = try workspace.kanban(["sync"], in: ben, environment: ["KANBAN_GIT": workspace.root + "/racing-git"])
+                #expect(synced.status == 0, "\(synced)")
+                #expect(workspace.exists(marks + ".fetch") && workspace.exists(marks + ".push"), "the racing git was not run")
+                #expect(try workspace.git(["log", "-1", "--format=%s", "origin/main"], in: ben).hasPrefix("Merge"))
+            }
+        }
+
+        @Test func aClaimWhoseSyncFailsStandsAndSaysSo() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                try addCards(1, workspace: workspace, in: ana)
+                try workspace.script(workspace.root + "/remote.git/hooks/pre-receive", "#!/bin/sh\necho 'no pushes today' >&2\nexit 1\n")
+                let claim = try workspace.kanban(["claim", "task-1", "--as", "amy", "--sync", "--json"], in: ana)
+                #expect(claim.status == 0, "\(claim)")
+                #expect(claim.stderr.contains("the claim stands, committed here, but could not be shared"), "\(claim)")
+                #expect(try workspace.read(ana + "/cards/in-progress/task-1.md").contains("claimed-by: amy"))
+                #expect(try workspace.git(["status", "--porcelain", "--", "cards"], in: ana).isEmpty)
+            }
+        }
+
         @Test func claimNextWithSyncGoesOnToTheNextCardWhenAnotherCloneTookOne() throws {
             try withGitWorkspace { workspace in
                 let (ana, ben) = try workspace.makeSharedBoard(setUpMergeDriver: true)
