@@ -20,6 +20,8 @@ function announce(card) {
 /// Puts a full card (from GET/POST/PATCH/move…) on the board.
 function accept(card) {
   if (!card || !card.slug) return card;
+  // The server says when a change put a column over its WIP limit.
+  if (card.warning) toast(card.warning, "warning");
   // The server's excerpt: one rule for what a card shows under its title, in one place.
   upsertCard(card, "excerpt" in card ? card.excerpt : undefined);
   announce(card);

@@ -146,7 +146,12 @@ function renderColumn(id) {
   view.collapse.textContent = column.collapsed ? "▸" : "▾";
   view.collapse.title = column.collapsed ? "Expand " + column.name : "Collapse " + column.name;
   view.collapse.setAttribute("aria-expanded", String(!column.collapsed));
-  view.count.textContent = state.filter ? `${visible.length}/${all.length}` : String(all.length);
+  // A WIP limit shows as count/limit, marked when the column holds more (the filter's count wins the space).
+  const limit = column.limit;
+  const over = limit != null && all.length > limit;
+  view.count.textContent = state.filter ? `${visible.length}/${all.length}` : limit != null ? `${all.length}/${limit}` : String(all.length);
+  view.count.title = limit != null ? `WIP limit ${limit}${over ? ": over it" : ""}` : "";
+  view.element.classList.toggle("over-limit", over);
   const shown = column.collapsed ? [] : visible.slice(0, view.limit);
   // The card being dragged stays wherever the drag has put it until it is dropped.
   const wanted = shown.map(cardFor).filter((element) => !element.classList.contains("dragging"));

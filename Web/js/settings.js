@@ -111,6 +111,25 @@ function columnRow(column, index, all) {
   box.addEventListener("change", () => change(api.updateColumn(column.id, { collapsed: box.checked }), "could not change the column",
     `${box.checked ? "collapse" : "expansion"} of column “${column.name}”`, () => [() => api.updateColumn(column.id, { collapsed: column.collapsed })]));
   collapsed.append(box, " collapsed");
+  // The WIP limit: empty for none; the server checks the number.
+  const limit = input("column-limit", column.limit == null ? "" : String(column.limit), "WIP limit");
+  limit.type = "number";
+  limit.min = "1";
+  limit.title = "The most cards the column should hold (empty: no limit)";
+  limit.addEventListener("change", () => {
+    const value = limit.value.trim() === "" ? null : Number(limit.value);
+    if (value === column.limit || (value === null && column.limit == null)) return;
+    change(api.updateColumn(column.id, { limit: value }), "could not set the WIP limit", `WIP limit of column “${column.name}”`,
+      () => [() => api.updateColumn(column.id, { limit: column.limit ?? null })]);
+  });
+  const queue = document.createElement("label");
+  const queueBox = document.createElement("input");
+  queueBox.type = "checkbox";
+  queueBox.checked = Boolean(column.queue);
+  queueBox.addEventListener("change", () => change(api.updateColumn(column.id, { queue: queueBox.checked }), "could not change the column",
+    `marking of column “${column.name}”`, () => [() => api.updateColumn(column.id, { queue: Boolean(column.queue) })]));
+  queue.title = "Cards wait here rather than being worked on (for the report's flow efficiency)";
+  queue.append(queueBox, " queue");
   const up = button("↑", "column-up", "small");
   up.title = "Move left";
   up.disabled = index === 0;
@@ -160,7 +179,7 @@ function columnRow(column, index, all) {
     row.querySelector(".confirm-remove")?.remove();
     row.appendChild(confirmRow);
   });
-  row.append(id, name, collapsed, up, down, remove);
+  row.append(id, name, collapsed, limit, queue, up, down, remove);
   return row;
 }
 

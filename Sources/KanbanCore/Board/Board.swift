@@ -35,6 +35,14 @@ public struct Board: Sendable, Hashable, Codable {
         return lines[lines.index(after: heading)..<end].joined(separator: "\n").trimmingBlankLines()
     }
 
+    /// The key of board.md that makes WIP limits refuse a card rather than warn: `wip-limits: strict`.
+    public static let wipLimitsKey = "wip-limits"
+
+    /// Whether board.md says `wip-limits: strict`: adding or moving a card into a column at its limit is refused.
+    public var refusesOverLimit: Bool {
+        fields.first { $0.key == Self.wipLimitsKey }?.value.string?.lowercased() == "strict"
+    }
+
     /// The column with this id, if `board.md` declares it.
     public func column(withID id: String) -> Column? {
         columns.first { $0.id == id }
@@ -59,12 +67,34 @@ public struct Column: Sendable, Hashable, Identifiable, Codable {
     public var name: String
     /// Whether the board view shows the column narrow.
     public var isCollapsed: Bool
+    /// The most cards the column should hold at once (`wip-limit:` in board.md), if it has a limit.
+    public var wipLimit: Int?
+    /// Whether cards in the column wait rather than being worked on (`queue: true` in board.md): time in it counts
+    /// against flow efficiency.
+    public var isQueue: Bool
+
+    /// The WIP limits a column may have.
+    public static let wipLimitRange = 1...100_000
+    /// The key of a column's limit in board.md.
+    public static let wipLimitKey = "wip-limit"
+    /// The key that marks a column as a queue in board.md.
+    public static let queueKey = "queue"
+
+    /// The limit `text` sets: a whole number in ``wipLimitRange``, else nil.
+    public static func wipLimit(from text: String) -> Int? {
+        let digits = text.trimmingCharacters(in: .whitespaces)
+        guard !digits.isEmpty, digits.count <= 6, digits.unicodeScalars.allSatisfy({ $0.value >= 0x30 && $0.value <= 0x39 }), let value = Int(digits),
+              wipLimitRange.contains(value) else { return nil }
+        return value
+    }
 
     /// Creates a column.
-    public init(id: String, name: String, isCollapsed: Bool = false) {
+    public init(id: String, name: String, isCollapsed: Bool = false, wipLimit: Int? = nil, isQueue: Bool = false) {
         self.id = id
         self.name = name
         self.isCollapsed = isCollapsed
+        self.wipLimit = wipLimit
+        self.isQueue = isQueue
     }
 
     /// Whether `id` can name a column directory: ASCII letters, digits, `-`, `_` and `.`, starting with a letter or

@@ -99,8 +99,11 @@ package struct BoardFile: Sendable {
                 throw KanbanError(.invalidBoard, "column id '\(id)' is declared twice", at: location("columns"))
             }
             let name = item["name"]?.string ?? id
-            let collapsed = item["collapsed"]?.string.map { ["true", "yes", "on"].contains($0.lowercased()) } ?? false
-            columns.append(Column(id: id, name: name, isCollapsed: collapsed))
+            let collapsed = item["collapsed"]?.string.map(isTrue) ?? false
+            // A limit that is no whole number in range is no limit; `kanban doctor` says so (invalid-wip-limit).
+            let limit = item[Column.wipLimitKey]?.string.flatMap(Column.wipLimit(from:))
+            let queue = item[Column.queueKey]?.string.map(isTrue) ?? false
+            columns.append(Column(id: id, name: name, isCollapsed: collapsed, wipLimit: limit, isQueue: queue))
         }
         var labels: [Label] = []
         if let labelValue = document.value(forKey: "labels"), !labelValue.isNull {
@@ -116,6 +119,10 @@ package struct BoardFile: Sendable {
         }
         let others = document.entries.filter { !["title", "columns", "labels"].contains($0.key) }
         return Board(title: title, columns: columns, labels: labels, body: document.body, fields: others)
+    }
+
+    private static func isTrue(_ text: String) -> Bool {
+        ["true", "yes", "on"].contains(text.lowercased())
     }
 
     private static func describe(_ value: YAMLValue?) -> String {
@@ -135,6 +142,21 @@ package struct BoardFile: Sendable {
                 set(&entries, "collapsed", "true", asIs: true)
             } else {
                 entries.removeAll { $0.key == "collapsed" }
+            }
+            // Written only when set, and left as written while it means the same.
+            if let limit = column.wipLimit {
+                if entries.first(where: { $0.key == Column.wipLimitKey })?.value.string.flatMap(Column.wipLimit(from:)) != limit {
+                    set(&entries, Column.wipLimitKey, String(limit), asIs: true)
+                }
+            } else {
+                entries.removeAll { $0.key == Column.wipLimitKey && $0.value.string.flatMap(Column.wipLimit(from:)) != nil }
+            }
+            if column.isQueue {
+                if !(entries.first(where: { $0.key == Column.queueKey })?.value.string.map(isTrue) ?? false) {
+                    set(&entries, Column.queueKey, "true", asIs: true)
+                }
+            } else {
+                entries.removeAll { $0.key == Column.queueKey }
             }
             return .map(entries)
         })

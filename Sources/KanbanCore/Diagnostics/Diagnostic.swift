@@ -58,6 +58,8 @@ public struct Diagnostic: Sendable, Hashable, Codable {
         case readsDifferently = "reads-differently"
         /// A label in `board.md` without a `color`, which SimpleKanban drops (and removes when it saves the board).
         case labelWithoutColor = "label-without-color"
+        /// A column's `wip-limit` in `board.md` that is no whole number from 1 to 100,000: the column has no limit.
+        case invalidWIPLimit = "invalid-wip-limit"
         /// A card holding a section of text a merge kept, because both sides changed the same lines (``KeptText``).
         case keptText = "kept-text"
         /// A card holding another card that `git merge` met under the same name, kept inside it by the merge driver.

@@ -41,6 +41,8 @@ public struct KanbanError: Error, Sendable, Hashable {
         case claimed = "claimed"
         /// The card cannot be claimed: finished, started, or waiting for cards that are not done; or no card is ready.
         case notReady = "not-ready"
+        /// The column is at its WIP limit and limits refuse (`--strict`, or `wip-limits: strict` in board.md).
+        case overLimit = "over-limit"
     }
 
     /// What went wrong.

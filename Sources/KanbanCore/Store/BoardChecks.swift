@@ -99,6 +99,13 @@ enum BoardChecks {
             diagnostics.append(Diagnostic(.error, .columnCaseCollision, at: SourceLocation(path: BoardFile.path, line: place?.line, column: place?.column),
                                           "column id '\(column.id)' differs from '\(other.id)' only in case; a case-insensitive disk (macOS, Windows) holds the two in one directory; move the cards of one into the other and remove it"))
         }
+        for item in file.document.value(forKey: "columns")?.list ?? [] {
+            guard let id = item["id"]?.string, let value = item[Column.wipLimitKey], Column.wipLimit(from: value.string ?? "") == nil else { continue }
+            let place = file.location(ofItem: id, in: "columns")
+            let shown = value.string.map { "'\($0)'" } ?? "a list or map"
+            diagnostics.append(Diagnostic(.warning, .invalidWIPLimit, at: SourceLocation(path: BoardFile.path, line: place?.line, column: place?.column),
+                                          "column '\(id)' has wip-limit \(shown), which is no whole number from 1 to 100000, so it has no limit; set one with 'kanban column limit \(id) N'"))
+        }
         for label in file.board.labels where label.color == nil {
             let line = file.line(ofItem: label.id, in: "labels")
             diagnostics.append(Diagnostic(.warning, .labelWithoutColor, at: SourceLocation(path: BoardFile.path, line: line, column: line == nil ? nil : 1),

@@ -46,10 +46,12 @@ extension BoardStore {
     ///   - labels: Label ids, which `board.md` must declare.
     ///   - body: The body; the board's card template when nil.
     ///   - placement: Where in the column; the bottom by default.
+    ///   - strictLimits: Refuse to put the column over its WIP limit (``KanbanError/Code/overLimit``) rather than
+    ///     say so in the change's ``BoardChange/overLimit``; board.md's `wip-limits: strict` refuses either way.
     /// - Returns: The change, whose card is the new card.
     @discardableResult
     public func createCard(title: String, in column: String? = nil, labels: [String] = [], body: String? = nil,
-                           placement: Placement = .bottom) throws(KanbanError) -> BoardChange {
+                           placement: Placement = .bottom, strictLimits: Bool = false) throws(KanbanError) -> BoardChange {
         let title = try Self.checkedName(title, as: "a card title")
         return try withLock { () throws(KanbanError) -> BoardChange in
             let root = try openRoot()
@@ -65,6 +67,7 @@ extension BoardStore {
             }
             try requireColumn(columnID, in: board, root: root)
             try requireLabels(labels, in: board)
+            let overLimit = try limitCheck(adding: columnID, board: board, strict: strictLimits, root: root)
             // The slug and the place are found at once: each may list a directory of thousands of cards. The
             // column the card goes to is listed once, for its place and for the slugs taken in it.
             let base = Slug.make(from: title)
@@ -98,7 +101,9 @@ extension BoardStore {
             try rekey(plan.rekeyed, into: &transaction, root: root)
             try apply(transaction, in: root)
             let card = try CardReader.card(from: document, file: file, includeBody: true)
-            return BoardChange(card: card, previous: nil, transaction: transaction)
+            var change = BoardChange(card: card, previous: nil, transaction: transaction)
+            change.overLimit = overLimit
+            return change
         }
     }
 
@@ -207,16 +212,19 @@ extension BoardStore {
     /// - Parameters:
     ///   - column: The target column; the card's own column (or that of the `placement` card) when nil.
     ///   - placement: Where in the target column; the bottom when the column changes, required otherwise.
+    ///   - strictLimits: Refuse to put the column over its WIP limit (``KanbanError/Code/overLimit``) rather than
+    ///     say so in the change's ``BoardChange/overLimit``; board.md's `wip-limits: strict` refuses either way.
     /// - Returns: The change; the card's old and new paths, and any neighbours re-keyed to make room.
     @discardableResult
-    public func moveCard(_ reference: String, to column: String? = nil, placement: Placement? = nil) throws(KanbanError) -> BoardChange {
-        try moveCard(reference, to: column, placement: placement, editing: nil)
+    public func moveCard(_ reference: String, to column: String? = nil, placement: Placement? = nil,
+                         strictLimits: Bool = false) throws(KanbanError) -> BoardChange {
+        try moveCard(reference, to: column, placement: placement, strictLimits: strictLimits, editing: nil)
     }
 
     /// Moves a card as ``moveCard(_:to:placement:)`` does, changing other keys of its frontmatter in the same write
     /// (`editing`, which returns whether it changed anything): a claim and its move are one change, all or nothing.
     /// A move that leaves the card in place still writes the edit.
-    func moveCard(_ reference: String, to column: String?, placement: Placement?,
+    func moveCard(_ reference: String, to column: String?, placement: Placement?, strictLimits: Bool = false,
                   editing: ((inout FrontmatterDocument) -> Bool)?) throws(KanbanError) -> BoardChange {
         try withLock { () throws(KanbanError) -> BoardChange in
             let root = try openRoot()
@@ -236,6 +244,7 @@ extension BoardStore {
             let targetColumn = target ?? card.column
             try requireColumn(targetColumn, in: board, root: root)
             let columnChanges = targetColumn != file.directoryColumn
+            let overLimit = columnChanges ? try limitCheck(adding: targetColumn, board: board, strict: strictLimits, root: root) : nil
             var edited = false
             if let editing {
                 completeFrontmatter(&document, card: card)
@@ -267,7 +276,9 @@ extension BoardStore {
             try apply(transaction, in: root)
             bytes = document.bytes()
             card = try CardReader.card(from: document, file: destination, includeBody: false)
-            return BoardChange(card: card, previous: previous, transaction: transaction)
+            var change = BoardChange(card: card, previous: previous, transaction: transaction)
+            change.overLimit = overLimit
+            return change
         }
     }
 
@@ -322,6 +333,7 @@ extension BoardStore {
                 targetColumn = board.columns[0].id
             }
             try requireColumn(targetColumn, in: board, root: root)
+            let overLimit = try limitCheck(adding: targetColumn, board: board, strict: false, root: root)
             let slug = try unusedSlug(file.slug, board: board, root: root, ignoring: file.path)
             let plan = try planPlacement(.bottom, in: targetColumn, moving: nil, root: root)
             completeFrontmatter(&document, card: card)
@@ -336,7 +348,9 @@ extension BoardStore {
             try apply(transaction, in: root)
             bytes = document.bytes()
             card = try CardReader.card(from: document, file: destination, includeBody: false)
-            return BoardChange(card: card, previous: previous, transaction: transaction)
+            var change = BoardChange(card: card, previous: previous, transaction: transaction)
+            change.overLimit = overLimit
+            return change
         }
     }
 

@@ -48,6 +48,34 @@ extension BoardStore {
         }
     }
 
+    /// Sets or removes a column's WIP limit (`wip-limit:` in board.md). Cards already over it stay; adding or moving
+    /// one more in warns (``BoardChange/overLimit``), or is refused where limits are strict.
+    /// - Parameter limit: From 1 to 100,000; nil removes the limit.
+    @discardableResult
+    public func setColumnLimit(_ id: String, _ limit: Int?) throws(KanbanError) -> BoardChange {
+        if let limit, !Column.wipLimitRange.contains(limit) {
+            throw KanbanError(.invalidArgument, "a WIP limit is a whole number from 1 to \(Column.wipLimitRange.upperBound), not \(limit)")
+        }
+        return try editBoard { (file: inout BoardFile) throws(KanbanError) in
+            var columns = file.board.columns
+            let index = try columnIndex(id, in: file.board)
+            columns[index].wipLimit = limit
+            file.setColumns(columns)
+        }
+    }
+
+    /// Marks a column as a queue, where cards wait rather than being worked on (`queue: true` in board.md), or as
+    /// active again: the report's flow efficiency counts time in queues apart.
+    @discardableResult
+    public func setColumnQueue(_ id: String, _ isQueue: Bool) throws(KanbanError) -> BoardChange {
+        try editBoard { (file: inout BoardFile) throws(KanbanError) in
+            var columns = file.board.columns
+            let index = try columnIndex(id, in: file.board)
+            columns[index].isQueue = isQueue
+            file.setColumns(columns)
+        }
+    }
+
     /// Moves a column to `index` in the column order.
     @discardableResult
     public func moveColumn(_ id: String, to index: Int) throws(KanbanError) -> BoardChange {

@@ -528,6 +528,8 @@ public struct BoardChange: Sendable, Hashable {
     public var writtenPaths: [String]
     /// Files removed.
     public var removedPaths: [String]
+    /// The column the change put over its WIP limit, when it did: a card added or moved into a full column.
+    public var overLimit: WIPLimitExcess?
 
     /// A change made outside the store, such as a card edited by hand, so that it can be described and committed
     /// like the store's own.

@@ -14,6 +14,7 @@ extension MCPTools {
                 "columns": .object(["type": .string("array"), "items": object([
                     "id": .object(["type": .string("string")]), "name": .object(["type": .string("string")]),
                     "collapsed": .object(["type": .string("boolean")]), "count": .object(["type": .string("integer")]),
+                    "limit": .object(["type": .array([.string("integer"), .string("null")])]),
                 ], required: ["id", "name", "count"])]),
                 "labels": .object(["type": .string("array"), "items": object([
                     "id": .object(["type": .string("string")]), "name": .object(["type": .string("string")]), "color": nullableString,

@@ -28,6 +28,8 @@ extension MCPTools {
                 // Neighbours whose position keys had to change to make room: the agent is told it touched them.
                 let others = change.writtenPaths.filter { $0 != change.card?.path && $0 != change.previous?.path && $0.hasPrefix("cards/") }
                 if !others.isEmpty { extra["rekeyed"] = .array(others.map(JSON.string)) }
+                // A column put over its WIP limit: the agent is told, to pick other work next time.
+                if let excess = change.overLimit { extra["overLimit"] = .string(excess.message) }
                 extra.merge(Self.commitMembers(try session.commit([change]))) { first, _ in first }
                 return (value, extra)
             }
@@ -88,7 +90,8 @@ extension MCPTools {
             let columns: [JSON] = snapshot.columnIDs.map { id in
                 let column = board.column(withID: id)
                 return .object(["id": .string(id), "name": .string(column?.name ?? id), "collapsed": .bool(column?.isCollapsed ?? false),
-                                "count": .number(String(snapshot.cards(inColumn: id).count))])
+                                "count": .number(String(snapshot.cards(inColumn: id).count)),
+                                "limit": column?.wipLimit.map { .number(String($0)) } ?? .null])
             }
             let unreadable = (snapshot.diagnostics + archived.diagnostics).filter { $0.severity == .error }
             return .object([

@@ -65,6 +65,17 @@ package struct APIBody {
         return texts
     }
 
+    /// A column's WIP limit: absent (nil), `null` to remove it (`.some(nil)`), or a whole number in
+    /// ``Column/wipLimitRange``, checked before it is used.
+    func wipLimit(_ key: String) throws(APIError) -> Int?? {
+        guard let value = members[key] else { return nil }
+        if value == .null { return .some(nil) }
+        guard let integer = value.integerValue, Column.wipLimitRange.contains(integer) else {
+            throw .badRequest("'\(key)' must be a whole number from 1 to \(Column.wipLimitRange.upperBound), or null to remove it")
+        }
+        return .some(integer)
+    }
+
     func bool(_ key: String) throws(APIError) -> Bool? {
         guard let value = value(key) else { return nil }
         guard let flag = value.boolValue else { throw .badRequest("'\(key)' must be true or false") }
@@ -129,6 +140,8 @@ extension ServeApp {
         // A card that does not read is a problem, not a card: the page draws its stand-in from the problem.
         let columns: [JSON] = live.columns.map { column in
             .object(["id": .string(column.id), "name": .string(column.name), "collapsed": .bool(column.isCollapsed),
+                     "limit": board.column(withID: column.id)?.wipLimit.map { .number(String($0)) } ?? .null,
+                     "queue": .bool(board.column(withID: column.id)?.isQueue ?? false),
                      "cards": .array(column.cards.filter { live.problems[$0.path] == nil }.map { card in
                          kept.cards[card.path].map(JSON.rendered) ?? Self.cardJSON(card, excerpt: "")
                      })])
@@ -282,7 +295,7 @@ extension ServeApp {
         let status: HTTPStatus
         switch error.code {
         case .cardNotFound, .boardNotFound: status = .notFound
-        case .ambiguousCard, .alreadyExists, .columnNotEmpty: status = .conflict
+        case .ambiguousCard, .alreadyExists, .columnNotEmpty, .overLimit: status = .conflict
         case .locked: status = .serviceUnavailable
         case .fileSystem: status = .internalError
         default: status = .badRequest

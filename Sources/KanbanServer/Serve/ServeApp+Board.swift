@@ -16,12 +16,24 @@ extension ServeApp {
         return .json(try boardAnswer())
     }
 
-    /// `PATCH /api/columns/:column`: its name and/or whether it is collapsed.
+    /// `PATCH /api/columns/:column`: its name, whether it is collapsed, its WIP limit (`limit`, null for none) and
+    /// whether it is a queue.
     func changeColumn(_ id: String, _ body: APIBody) throws(APIError) -> HTTPResponse {
         let name = try body.string("name")
         let collapsed = try body.bool("collapsed")
-        guard name != nil || collapsed != nil else { throw .badRequest("give 'name' and/or 'collapsed'") }
+        let limit = try body.wipLimit("limit")
+        let queue = try body.bool("queue")
+        guard name != nil || collapsed != nil || limit != nil || queue != nil else {
+            throw .badRequest("give 'name', 'collapsed', 'limit' and/or 'queue'")
+        }
         try change {
+            if let limit {
+                let subject = limit.map { "Limit column \(id) to \($0)" } ?? "Remove the WIP limit of column \(id)"
+                try commit(try store.setColumnLimit(id, limit), message: .board(subject, "Column", id))
+            }
+            if let queue {
+                try commit(try store.setColumnQueue(id, queue), message: .board("Mark column \(id) as \(queue ? "a queue" : "active")", "Column", id))
+            }
             if let name {
                 try commit(try store.renameColumn(id, to: name), message: .board("Rename column \(id) to \(Self.quoted(name))", "Column", id))
             }

@@ -9,13 +9,13 @@ extension ServeApp {
         let labels = try body.strings("labels") ?? []
         let text = try body.string("body")
         let placement = try body.placement()
-        let card = try change { () throws -> Card? in
+        let (card, overLimit) = try change { () throws -> (Card?, WIPLimitExcess?) in
             let change = try store.createCard(title: title, in: column, labels: labels, body: text, placement: placement ?? .bottom)
             try commit(change)
-            return change.card
+            return (change.card, change.overLimit)
         }
         guard let card else { throw APIError(status: .internalError, code: "internal", message: "the card was not created") }
-        return .json(try fullCard(card.path).rendered(pretty: false), status: .created)
+        return .json(Self.warning(overLimit, on: try fullCard(card.path)).rendered(pretty: false), status: .created)
     }
 
     /// `PATCH /api/cards/:card`.
@@ -45,13 +45,13 @@ extension ServeApp {
         let placement = try body.placement()
         guard column != nil || placement != nil else { throw .badRequest("give 'column' and/or a place ('placement', 'before', 'after')") }
         let version = try body.string("version")
-        let path = try change { () throws -> String? in
+        let (path, overLimit) = try change { () throws -> (String?, WIPLimitExcess?) in
             try requireVersion(version, of: reference, in: .active)
             let change = try store.moveCard(reference, to: column, placement: placement)
             try commit(change)
-            return change.card?.path
+            return (change.card?.path, change.overLimit)
         }
-        return .json(try fullCard(path ?? reference).rendered(pretty: false))
+        return .json(Self.warning(overLimit, on: try fullCard(path ?? reference)).rendered(pretty: false))
     }
 
     /// `POST /api/cards/:card/archive`.
@@ -69,12 +69,19 @@ extension ServeApp {
     /// `POST /api/cards/:card/unarchive`.
     func unarchiveCard(_ reference: String, _ body: APIBody) throws(APIError) -> HTTPResponse {
         let column = try body.string("column")
-        let path = try change { () throws -> String? in
+        let (path, overLimit) = try change { () throws -> (String?, WIPLimitExcess?) in
             let change = try store.unarchiveCard(reference, to: column)
             try commit(change)
-            return change.card?.path
+            return (change.card?.path, change.overLimit)
         }
-        return .json(try fullCard(path ?? reference).rendered(pretty: false))
+        return .json(Self.warning(overLimit, on: try fullCard(path ?? reference)).rendered(pretty: false))
+    }
+
+    /// A card's JSON with `"warning"` saying which column the change put over its WIP limit, when it did.
+    static func warning(_ excess: WIPLimitExcess?, on card: JSON) -> JSON {
+        guard let excess, case .object(var members) = card else { return card }
+        members["warning"] = .string(excess.message)
+        return .object(members)
     }
 
     /// `DELETE /api/cards/:card`.

@@ -21,15 +21,21 @@ public struct LiveBoard: Sendable, Hashable, Codable {
         public var isDeclared: Bool
         /// The cards in board order.
         public var cards: [Card]
+        /// Its WIP limit in `board.md`, if it has one.
+        public var wipLimit: Int?
 
         /// Creates a column.
-        public init(id: String, name: String, isCollapsed: Bool = false, isDeclared: Bool = true, cards: [Card]) {
+        public init(id: String, name: String, isCollapsed: Bool = false, isDeclared: Bool = true, cards: [Card], wipLimit: Int? = nil) {
             self.id = id
             self.name = name
             self.isCollapsed = isCollapsed
             self.isDeclared = isDeclared
             self.cards = cards
+            self.wipLimit = wipLimit
         }
+
+        /// Whether it holds more cards than its WIP limit.
+        public var isOverLimit: Bool { wipLimit.map { cards.count > $0 } ?? false }
     }
 
     /// The settings from `board.md`.
@@ -59,7 +65,7 @@ public struct LiveBoard: Sendable, Hashable, Codable {
             let cards = cardsByColumn[id] ?? []
             guard declared != nil || !cards.isEmpty else { return nil }
             return Column(id: id, name: declared?.name ?? id, isCollapsed: declared?.isCollapsed ?? false,
-                          isDeclared: declared != nil, cards: cards)
+                          isDeclared: declared != nil, cards: cards, wipLimit: declared?.wipLimit)
         }
         problems = [:]
         for diagnostic in snapshot.diagnostics where diagnostic.severity == .error {

@@ -28,6 +28,7 @@ enum AddCommand: KanbanCommand {
             .option("body-file", valueName: "file", help: "Read the body from a file ('-' for standard input)."),
         ] + CommonOptions.placement + [
             .flag("edit", short: "e", help: "Open the new card in $VISUAL, $EDITOR or vi."),
+            CommonOptions.strictLimits,
             CommonOptions.json,
         ],
         exclusiveOptions: [CommonOptions.placementGroup, ["body", "body-file"]])
@@ -45,7 +46,9 @@ enum AddCommand: KanbanCommand {
         let body = try BodyInput.read(text: arguments.value("body"), file: arguments.value("body-file"),
                                       standardInput: dash != nil, context: context)
         let change = try store.createCard(title: title, in: arguments.value("column"), labels: arguments.values("label"),
-                                          body: body, placement: try arguments.placement(context) ?? .bottom)
+                                          body: body, placement: try arguments.placement(context) ?? .bottom,
+                                          strictLimits: arguments.flag("strict"))
+        context.warn(change.overLimit)
         guard let card = change.card else { return .failure }
         if arguments.flag("json") {
             context.printJSON(JSON(card: card, includeBody: true))

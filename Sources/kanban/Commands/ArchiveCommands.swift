@@ -43,6 +43,7 @@ enum UnarchiveCommand: KanbanCommand {
         var restored: [Card] = []
         try context.changeCards(arguments.arguments("card"), in: .archived) { store, path in
             let change = try store.unarchiveCard(path, to: arguments.value("column"))
+            context.warn(change.overLimit)
             if let card = change.card {
                 restored.append(card)
                 if !arguments.flag("json") { context.say("unarchived \(card.slug) → \(board.columnName(card.column))") }

@@ -8,7 +8,7 @@ enum ColumnCommand: KanbanCommand {
 
     static let spec = CommandSpec(
         name: "column",
-        abstract: "List, add, rename, remove, reorder and collapse columns.",
+        abstract: "List, add, rename, remove, reorder and collapse columns; set WIP limits and queues.",
         discussion: """
             Changes rewrite only the 'columns:' block of board.md; the title, other keys, comments and the notes \
             below keep their bytes. A column's id names its directory under cards/ and never changes; its name \
@@ -19,16 +19,19 @@ enum ColumnCommand: KanbanCommand {
               kanban column rename todo "Up Next"
               kanban column move review --before done
               kanban column remove review --move-cards-to done
+              kanban column limit in-progress 4
+              kanban column queue review
             """,
-        subcommands: [list, add, rename, remove, move, collapse, expand],
+        subcommands: [list, add, rename, remove, move, collapse, expand, limit, queue],
         defaultSubcommand: "list")
 
     static let list = CommandSpec(
         name: "list",
         abstract: "List the columns with their names and card counts.",
         discussion: """
-            --json prints an array of {"id", "name", "collapsed", "cards"}, where "cards" is the number of active \
-            cards in the column.
+            --json prints an array of {"id", "name", "collapsed", "cards", "limit", "queue"}, where "cards" is the \
+            number of active cards in the column, "limit" its WIP limit (null for none) and "queue" whether it is \
+            marked as a queue.
             """,
         options: [CommonOptions.json])
 
@@ -80,6 +83,31 @@ enum ColumnCommand: KanbanCommand {
         abstract: "Show a collapsed column at full width again.",
         arguments: [.required("id", help: "The column's id.")])
 
+    static let limit = CommandSpec(
+        name: "limit",
+        abstract: "Set or remove a column's WIP limit: the most cards it should hold at once.",
+        discussion: """
+            Writes 'wip-limit: N' in the column's entry in board.md (SimpleKanban reads the board as before, and \
+            drops the key when it rewrites the columns). 'kanban board', the full-screen board and the page show \
+            the count against the limit and mark a column over it; 'add' and 'move' into a full column warn, or \
+            refuse with --strict or when board.md says 'wip-limits: strict'; 'kanban report' counts the days each \
+            column spent over its limit, and 'kanban report --check' fails while one is.
+            """,
+        arguments: [
+            .required("id", help: "The column's id."),
+            .required("limit", help: "The most cards, from 1 to 100000; 'none' removes the limit."),
+        ])
+
+    static let queue = CommandSpec(
+        name: "queue",
+        abstract: "Mark a column as a queue, where cards wait rather than being worked on.",
+        discussion: """
+            Writes 'queue: true' in the column's entry in board.md (--off removes it). The report's flow efficiency \
+            is the share of cycle time cards spent in columns that are not queues (docs/report.md).
+            """,
+        arguments: [.required("id", help: "The column's id.")],
+        options: [.flag("off", help: "Mark the column as active again.")])
+
     /// `--at`/`--to N`, `--before ID`, `--after ID` and, for `move`, `--first` and `--last`.
     private static func placementOptions(including extra: Set<String>) -> [OptionSpec] {
         var options: [OptionSpec] = []
@@ -103,6 +131,8 @@ enum ColumnCommand: KanbanCommand {
         case "move": return try runMove(arguments, context)
         case "collapse": return try runCollapse(arguments, context, isCollapsed: true)
         case "expand": return try runCollapse(arguments, context, isCollapsed: false)
+        case "limit": return try runLimit(arguments, context)
+        case "queue": return try runQueue(arguments, context)
         default: return try runList(arguments, context)
         }
     }
@@ -123,6 +153,8 @@ enum ColumnCommand: KanbanCommand {
                     "name": .string(column.name),
                     "collapsed": .bool(column.isCollapsed),
                     "cards": .number(String(counts[column.id] ?? 0)),
+                    "limit": column.wipLimit.map { .number(String($0)) } ?? .null,
+                    "queue": .bool(column.isQueue),
                 ])
             }))
             return .success
@@ -130,12 +162,20 @@ enum ColumnCommand: KanbanCommand {
         let stylist = context.stylist
         let idWidth = min(32, columns.map { $0.id.terminalWidth }.max() ?? 0)
         let nameWidth = min(40, columns.map { $0.name.terminalWidth }.max() ?? 0)
-        let countWidth = columns.map { String(counts[$0.id] ?? 0).count }.max() ?? 1
+        func shown(_ column: Column) -> String {
+            let count = String(counts[column.id] ?? 0)
+            return column.wipLimit.map { count + "/" + String($0) } ?? count
+        }
+        let countWidth = columns.map { shown($0).count }.max() ?? 1
         for column in columns {
             let count = counts[column.id] ?? 0
+            let over = column.wipLimit.map { count > $0 } ?? false
+            let figure = shown(column).padded(toWidth: countWidth, alignment: .trailing)
             var line = stylist.apply(.cyan, to: column.id.padded(toWidth: idWidth)) + "  "
                 + column.name.truncated(toWidth: nameWidth).padded(toWidth: nameWidth) + "  "
-                + String(count).padded(toWidth: countWidth, alignment: .trailing) + (count == 1 ? " card " : " cards")
+                + (over ? stylist.apply(.red, to: figure) : figure) + (count == 1 && column.wipLimit == nil ? " card " : " cards")
+            if over { line += stylist.apply(.red, to: "  over its limit") }
+            if column.isQueue { line += stylist.apply(.dim, to: "  queue") }
             if column.isCollapsed { line += stylist.apply(.dim, to: "  collapsed") }
             context.print(trimmingTrailingSpaces(line))
         }
@@ -251,6 +291,48 @@ enum ColumnCommand: KanbanCommand {
         let change = try store.setColumnCollapsed(id, isCollapsed)
         context.say("\(word) column \(id)")
         try context.commit(change, message: .board("\(isCollapsed ? "Collapse" : "Expand") column \(quoted(column.name))", "Column", id))
+        return .success
+    }
+
+    static func runLimit(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+        let id = arguments.argument("id") ?? ""
+        let text = arguments.argument("limit") ?? ""
+        let limit: Int?
+        if ["none", "off"].contains(text.lowercased()) {
+            limit = nil
+        } else if let value = Column.wipLimit(from: text) {
+            limit = value
+        } else {
+            throw arguments.usageError("a WIP limit is a whole number from 1 to \(Column.wipLimitRange.upperBound), or 'none'; not '\(text)'")
+        }
+        let store = try context.store()
+        let board = try store.loadBoard()
+        let column = board.columns[try columnIndex(id, in: board)]
+        if column.wipLimit == limit {
+            context.say(limit.map { "column \(id) already has a WIP limit of \($0)" } ?? "column \(id) has no WIP limit")
+            return .success
+        }
+        let change = try store.setColumnLimit(id, limit)
+        context.say(limit.map { "column \(id): WIP limit \($0)" } ?? "column \(id): no WIP limit")
+        let subject = limit.map { "Limit column \(quoted(column.name)) to \($0)" } ?? "Remove the WIP limit of column \(quoted(column.name))"
+        try context.commit(change, message: .board(subject, "Column", id))
+        return .success
+    }
+
+    static func runQueue(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+        let id = arguments.argument("id") ?? ""
+        let isQueue = !arguments.flag("off")
+        let store = try context.store()
+        let board = try store.loadBoard()
+        let column = board.columns[try columnIndex(id, in: board)]
+        let word = isQueue ? "a queue" : "active"
+        if column.isQueue == isQueue {
+            context.say("column \(id) is already \(word)")
+            return .success
+        }
+        let change = try store.setColumnQueue(id, isQueue)
+        context.say("column \(id) is \(word)")
+        try context.commit(change, message: .board("Mark column \(quoted(column.name)) as \(word)", "Column", id))
         return .success
     }
 

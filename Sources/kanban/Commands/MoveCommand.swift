@@ -27,6 +27,7 @@ enum MoveCommand: KanbanCommand {
         ],
         options: [
             .option("to", short: "t", valueName: "column", help: "The column to move every named card to."),
+            CommonOptions.strictLimits,
             CommonOptions.json,
         ] + CommonOptions.placement,
         exclusiveOptions: [CommonOptions.placementGroup])
@@ -55,7 +56,8 @@ enum MoveCommand: KanbanCommand {
                 if isJSON { moved.append(card) } else { context.say("\(card.slug) is already in \(board.columnName(card.column))") }
                 return BoardChange(card: card, previous: card, writtenPaths: [], removedPaths: [])
             }
-            let change = try store.moveCard(path, to: column, placement: currentPlacement)
+            let change = try store.moveCard(path, to: column, placement: currentPlacement, strictLimits: arguments.flag("strict"))
+            context.warn(change.overLimit)
             guard let card = change.card, let previous = change.previous else { return change }
             // Several cards keep their order: each goes after the one moved before it.
             if references.count > 1 { currentPlacement = .after(card.path) }

@@ -101,21 +101,21 @@ struct BoardRenderer {
     func collapsedWidth(of column: ColumnContent) -> Int {
         let nameWidth = BoardRenderer.displayText(column.name).terminalWidth
         let fitted = min(BoardRenderer.maximumCollapsedWidth, max(BoardRenderer.minimumCollapsedWidth, nameWidth))
-        return max(fitted, BoardRenderer.countText(column.cards.count).terminalWidth)
+        return max(fitted, BoardRenderer.countText(column.cards.count, limit: column.wipLimit).terminalWidth)
     }
 
     /// A column's lines, each at most `width` columns wide: the header, the rule, then the cards.
     private func cell(for column: ColumnContent, width: Int, labels: [String: Label]) -> [String] {
-        let count = BoardRenderer.countText(column.cards.count)
+        let count = BoardRenderer.countText(column.cards.count, limit: column.wipLimit)
         let rule = stylist.apply(.dim, to: String(repeating: "─", count: width))
         if column.isCollapsed {
             return [
                 stylist.apply(.bold, to: BoardRenderer.displayText(column.name).truncated(toWidth: width)),
                 rule,
-                stylist.apply(.dim, to: count.truncated(toWidth: width)),
+                stylist.apply(column.isOverLimit ? .red : .dim, to: count.truncated(toWidth: width)),
             ]
         }
-        var lines = [header(for: column, count: count, width: width), rule]
+        var lines = [header(for: column, count: count, width: width, isOverLimit: column.isOverLimit), rule]
         for (index, card) in column.cards.enumerated() {
             if index > 0 { lines.append("") }
             lines += cardLines(of: card, width: width, labels: labels)
@@ -145,15 +145,16 @@ struct BoardRenderer {
         return lines
     }
 
-    /// `To Do (5)`: the name cut to leave room for the count, or both cut together in a very narrow column.
-    func header(for column: ColumnContent, count: String, width: Int) -> String {
+    /// `To Do (5)`: the name cut to leave room for the count, or both cut together in a very narrow column. A column
+    /// over its WIP limit has its count (`(5/4)`) in red.
+    func header(for column: ColumnContent, count: String, width: Int, isOverLimit: Bool = false) -> String {
         let name = BoardRenderer.displayText(column.isDeclared ? column.name : "\(column.id) (undeclared)")
         let countWidth = count.terminalWidth
         guard width >= countWidth + 2 else {
             return stylist.apply(.bold, to: "\(name) \(count)".truncated(toWidth: width))
         }
         return stylist.apply(.bold, to: name.truncated(toWidth: width - countWidth - 1)) + " "
-            + stylist.apply(.dim, to: count)
+            + stylist.apply(isOverLimit ? .bold + .red : .dim, to: count)
     }
 
     /// The title wrapped to the column, at most `maximumTitleLines` lines, the last cut with `…` when more is left.
@@ -230,9 +231,10 @@ struct BoardRenderer {
 
     // MARK: Text
 
-    /// `(5)`, or `+5` for tags left out.
-    static func countText(_ count: Int, plus: Bool = false) -> String {
-        plus ? "+\(count)" : "(\(count))"
+    /// `(5)`, `(5/4)` against a WIP limit, or `+5` for tags left out.
+    static func countText(_ count: Int, limit: Int? = nil, plus: Bool = false) -> String {
+        if plus { return "+\(count)" }
+        return limit.map { "(\(count)/\($0))" } ?? "(\(count))"
     }
 
     /// Text from a file made safe to lay out: line breaks and tabs become spaces, other control characters

@@ -207,6 +207,12 @@ final class CommandContext {
         }
     }
 
+    /// The warning of a change that put a column over its WIP limit (nothing when it did not).
+    func warn(_ excess: WIPLimitExcess?) {
+        guard let excess else { return }
+        errorOutput.writeLine("\(errorStylist.apply(.bold + .yellow, to: "warning")): \(excess.message)")
+    }
+
     /// An error from the library, with its candidates.
     func report(_ error: KanbanError) {
         let label = errorStylist.apply(.bold + .red, to: "error")

@@ -11,6 +11,7 @@ enum CommonOptions {
     static let after = OptionSpec.option("after", valueName: "card", help: "Place just after this card.")
     static let placement = [top, bottom, before, after]
     static let placementGroup = ["top", "bottom", "before", "after"]
+    static let strictLimits = OptionSpec.flag("strict", help: "Refuse to put a column over its WIP limit (by default: a warning).")
 }
 
 extension ParsedArguments {

@@ -43,10 +43,11 @@ struct ChangeRunner {
                     step.message = "moved \(moved.slug) within \(columns.columnName(moved.column))"
                 }
                 step.undo = .moved(path: moved.path, title: card.title, column: card.column, place: place)
+                if let excess = change.overLimit { step.message += " (warning: \(excess.message))" }
             case .create(let title, let column, let placement):
                 let change = try step.record(store.createCard(title: title, in: column, placement: placement))
                 guard let card = change.card else { return }
-                step.message = "added \(card.path)"
+                step.message = "added \(card.path)" + (change.overLimit.map { " (warning: \($0.message))" } ?? "")
                 step.selecting = card.path
                 step.undo = .created(path: card.path, title: card.title)
             case .retitle(let card, let title):

@@ -49,11 +49,12 @@ extension TUIState {
         let style = layout.stylist
         let isSelected = index == selectedColumn
         let rule = String(repeating: "─", count: width)
-        let countText = BoardRenderer.countText(cards.count)
+        // Against a WIP limit the count is the column's, whatever the filter shows.
+        let countText = column.wipLimit == nil ? BoardRenderer.countText(cards.count) : BoardRenderer.countText(column.cards.count, limit: column.wipLimit)
         var lines: [String] = []
         if column.isCollapsed {
             let name = BoardRenderer.displayText(column.name).truncated(toWidth: width)
-            lines.append(style.apply(.dim, to: countText.truncated(toWidth: width)))
+            lines.append(style.apply(column.isOverLimit ? .red : .dim, to: countText.truncated(toWidth: width)))
             lines += Array(repeating: "", count: max(0, areaRows - 1))
             return ColumnCell(header: isSelected ? layout.highlighted(name, width: width) : style.apply(.bold, to: name),
                               rule: style.apply(.dim, to: rule), lines: Array(lines.prefix(areaRows)))
@@ -62,7 +63,7 @@ extension TUIState {
                                                   isDeclared: column.isDeclared, cards: [])
         let header = isSelected
             ? layout.highlighted(layout.plainRenderer.header(for: content, count: countText, width: width), width: width)
-            : layout.renderer.header(for: content, count: countText, width: width)
+            : layout.renderer.header(for: content, count: countText, width: width, isOverLimit: column.isOverLimit)
 
         let selected = isSelected && selection.path != nil && cards.indices.contains(selection.index) ? selection.index : nil
         // A card whose file cannot be read is shown as last read, marked, so that `e` can open it.
