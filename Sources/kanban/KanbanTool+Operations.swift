@@ -18,6 +18,7 @@ extension KanbanTool {
         .addColumn: .offered("kanban column add"),
         .renameColumn: .offered("kanban column rename"),
         .collapseColumn: .offered("kanban column collapse"),
+        .limitColumn: .offered("kanban column limit"),
         .moveColumn: .offered("kanban column move"),
         .removeColumn: .offered("kanban column remove"),
         .addLabel: .offered("kanban label add"),

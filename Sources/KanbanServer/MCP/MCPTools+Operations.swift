@@ -19,6 +19,7 @@ extension MCPTools {
         .addColumn: .absent(because: "columns are board settings, for people: 'kanban column' or the page"),
         .renameColumn: .absent(because: "columns are board settings, for people: 'kanban column' or the page"),
         .collapseColumn: .absent(because: "collapsing is how a person's view looks; an agent has no view"),
+        .limitColumn: .absent(because: "a WIP limit is the team's policy, set by a person; show_board gives each column's limit, and a move over it says so"),
         .moveColumn: .absent(because: "columns are board settings, for people: 'kanban column' or the page"),
         .removeColumn: .absent(because: "columns are board settings, for people: 'kanban column' or the page"),
         .addLabel: .absent(because: "labels are board settings, for people: 'kanban label' or the page; agents put existing labels on cards"),

@@ -18,6 +18,7 @@ extension ServeApp {
         .addColumn: .offered("POST /api/columns"),
         .renameColumn: .offered("PATCH /api/columns/:column"),
         .collapseColumn: .offered("PATCH /api/columns/:column"),
+        .limitColumn: .offered("PATCH /api/columns/:column"),
         .moveColumn: .offered("POST /api/columns/:column/move"),
         .removeColumn: .offered("DELETE /api/columns/:column"),
         .addLabel: .offered("POST /api/labels"),

@@ -71,7 +71,7 @@ enum BoardCommand: KanbanCommand {
             let column = board.column(withID: id)
             return BoardRenderer.ColumnContent(
                 id: id, name: column?.name ?? id, isCollapsed: column?.isCollapsed ?? false,
-                isDeclared: column != nil, cards: snapshot.cards(inColumn: id))
+                isDeclared: column != nil, cards: snapshot.cards(inColumn: id), wipLimit: column?.wipLimit)
         }
         var renderer = BoardRenderer(width: context.width, stylist: context.stylist)
         // What cards wait for: only read (the archive too: an archived card is done) when some card waits for one.

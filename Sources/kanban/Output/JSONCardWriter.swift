@@ -434,7 +434,7 @@ enum JSONCardArrayWriter {
             cards(id, 3, ",\n")
             var tail = "      \"collapsed\": " + ((column?.isCollapsed ?? false) ? "true" : "false") + ",\n      \"id\": "
             JSON.quote(id, into: &tail)
-            tail += ",\n      \"name\": "
+            tail += ",\n      \"limit\": " + (column?.wipLimit.map(String.init) ?? "null") + ",\n      \"name\": "
             JSON.quote(column?.name ?? id, into: &tail)
             tail += "\n    }"
             output.write(tail)

@@ -49,6 +49,7 @@ extension TUIKeys {
         .addColumn: .absent(because: "columns are board settings: 'kanban column' or the page's settings"),
         .renameColumn: .absent(because: "columns are board settings: 'kanban column' or the page's settings"),
         .collapseColumn: .absent(because: "columns are board settings: 'kanban column' or the page's settings"),
+        .limitColumn: .absent(because: "columns are board settings: 'kanban column limit' or the page's settings"),
         .moveColumn: .absent(because: "columns are board settings: 'kanban column' or the page's settings"),
         .removeColumn: .absent(because: "columns are board settings: 'kanban column' or the page's settings"),
         .addLabel: .absent(because: "labels are board settings: 'kanban label' or the page's settings ('#' puts one on a card)"),

@@ -75,7 +75,7 @@ import Testing
             #expect(columns.map { $0["id"] as? String } == ["backlog", "todo", "in-progress", "review", "done"])
             #expect(columns.map { ($0["cards"] as? [Any])?.count } == [5, 5, 5, 4, 6])
             for column in columns {
-                #expect(Set(column.keys) == ["id", "name", "collapsed", "cards"])
+                #expect(Set(column.keys) == ["id", "name", "collapsed", "limit", "cards"])
             }
             #expect(columns.first?["collapsed"] as? Bool == true)
             #expect(columns.first?["name"] as? String == "Backlog")

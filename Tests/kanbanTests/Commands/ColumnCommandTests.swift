@@ -33,9 +33,11 @@ import Testing
             #expect(result.status == 0, "\(result)")
             let columns = try decodeJSON([JSONValue].self, from: result.stdout)
             #expect(columns.count == 5)
-            #expect(columns.first == .object(["id": .string("backlog"), "name": .string("Backlog"), "collapsed": .bool(true), "cards": .number(5)]))
+            #expect(columns.first == .object(["id": .string("backlog"), "name": .string("Backlog"), "collapsed": .bool(true), "cards": .number(5),
+                                                   "limit": .null, "queue": .bool(false)]))
             #expect(columns.map { $0["id"]?.stringValue ?? "" } == Self.sampleOrder)
-            #expect(columns[3] == .object(["id": .string("review"), "name": .string("Review"), "collapsed": .bool(false), "cards": .number(4)]))
+            #expect(columns[3] == .object(["id": .string("review"), "name": .string("Review"), "collapsed": .bool(false), "cards": .number(4),
+                                                 "limit": .null, "queue": .bool(false)]))
         }
     }
 
