@@ -26,14 +26,19 @@ public struct FlowReport: Sendable {
         public var doneColumn: String?
         /// Only cards with all these labels.
         public var labels: [String]
+        /// The percentile of cycle times that makes the service-level expectation (85: the time 85 % of the cards
+        /// finished within), from 1 to 100.
+        public var serviceLevelPercentile: Int
 
         /// Creates options.
-        public init(since: Date? = nil, until: Date, startColumn: String? = nil, doneColumn: String? = nil, labels: [String] = []) {
+        public init(since: Date? = nil, until: Date, startColumn: String? = nil, doneColumn: String? = nil, labels: [String] = [],
+                    serviceLevelPercentile: Int = 85) {
             self.since = since
             self.until = until
             self.startColumn = startColumn
             self.doneColumn = doneColumn
             self.labels = labels
+            self.serviceLevelPercentile = serviceLevelPercentile
         }
 
         /// Throws unless the columns and labels these options name are on `board`: the one check every surface makes
@@ -51,8 +56,10 @@ public struct FlowReport: Sendable {
         }
     }
 
-    /// Median, 85th percentile (nearest rank) and mean of a set of durations, in days.
+    /// Median, 85th percentile (nearest rank) and mean of a set of durations, in days, and the values themselves.
     public struct Statistics: Sendable, Hashable {
+        /// The values, smallest first.
+        public var values: [Double]
         /// How many values.
         public var count: Int
         /// The middle value (the mean of the two middle ones for an even count).
@@ -66,6 +73,7 @@ public struct FlowReport: Sendable {
         public init?(_ values: [Double]) {
             guard !values.isEmpty else { return nil }
             let sorted = values.sorted()
+            self.values = sorted
             count = sorted.count
             median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
             let rank = Int((0.85 * Double(sorted.count)).rounded(.up))
@@ -121,6 +129,10 @@ public struct FlowReport: Sendable {
 
     /// The columns, in board order, then columns of the history the board no longer has.
     public var columns: [Column]
+    /// How many of ``columns`` are the board's.
+    public var boardColumnCount: Int
+    /// The percentile of cycle times that makes the service-level expectation.
+    public var serviceLevelPercentile: Int
     /// The column whose entry starts a card.
     public var startColumn: String
     /// The column whose entry finishes a card.
@@ -211,7 +223,12 @@ public struct FlowReport: Sendable {
         let since = options.since ?? histories.compactMap { $0.changes.first?.time }.filter { $0 <= until }.min() ?? until
         guard since <= until else { throw KanbanError(.invalidArgument, "the period is empty: it starts after it ends") }
 
+        guard (1...100).contains(options.serviceLevelPercentile) else {
+            throw KanbanError(.invalidArgument, "the service-level percentile must be from 1 to 100, not \(options.serviceLevelPercentile)")
+        }
         self.columns = columns
+        boardColumnCount = board.columns.count
+        serviceLevelPercentile = options.serviceLevelPercentile
         startColumn = board.columns[startIndex].id
         doneColumn = board.columns[doneIndex].id
         self.since = since
