@@ -19,6 +19,16 @@ package enum ReportFormat {
         }
     }
 
+    /// The colour of a percentile's line: green at 50 %, through yellow and orange, to red at 95 %.
+    package static func percentileColor(_ percentile: Int) -> String {
+        switch percentile {
+        case ..<60: "#27ae60"
+        case ..<80: "#d4ac0d"
+        case ..<90: "#e67e22"
+        default: "#e74c3c"
+        }
+    }
+
     /// The band order from the bottom: the done column first, then the columns before it from the last to the first,
     /// then the others.
     package static func bandOrder(_ report: FlowReport) -> [Int] {
@@ -35,6 +45,49 @@ package enum ReportFormat {
     package static func describe(_ statistics: FlowReport.Statistics?) -> String {
         guard let statistics else { return "no card finished" }
         return "median \(number(statistics.median)) days, 85th percentile \(number(statistics.percentile85)), mean \(number(statistics.mean))"
+    }
+
+    /// `85th`, `1st`, `92nd`, `23rd`.
+    package static func ordinal(_ value: Int) -> String {
+        let suffix: String
+        switch (value % 10, value % 100) {
+        case (_, 11...13): suffix = "th"
+        case (1, _): suffix = "st"
+        case (2, _): suffix = "nd"
+        case (3, _): suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(value)\(suffix)"
+    }
+
+    /// A forecast in two lines: the answer at each confidence, then what it stands on.
+    package static func describe(_ forecast: FlowForecast) -> [String] {
+        let answers: String
+        switch forecast.question {
+        case .when(let cards):
+            let dates = forecast.results.map { result in
+                "\(result.date.map(day) ?? "after \(FlowForecast.horizonDays / 365) years") (\(result.percentile)%)"
+            }
+            answers = "\(cards) more card\(cards == 1 ? "" : "s") done by " + dates.joined(separator: " · ")
+        case .howMany(let date):
+            let counts = forecast.results.map { "\($0.cards ?? 0) (\($0.percentile)%)" }
+            answers = "cards done by \(day(date)), at least: " + counts.joined(separator: " · ")
+        }
+        let days = forecast.samples.count
+        let basis = "from \(forecast.finishedInWindow) cards finished in the \(days) days \(day(forecast.windowStart)) to \(day(forecast.start)); "
+            + "\(grouped(forecast.trials)) trials, seed \(forecast.seed)"
+        return [answers, basis]
+    }
+
+    /// `10,000`: a whole number with its thousands apart, the same in every locale.
+    package static func grouped(_ value: Int) -> String {
+        var digits = String(value.magnitude)
+        var index = digits.endIndex
+        while digits.distance(from: digits.startIndex, to: index) > 3 {
+            index = digits.index(index, offsetBy: -3)
+            digits.insert(",", at: index)
+        }
+        return (value < 0 ? "-" : "") + digits
     }
 
     /// A figure with one decimal.

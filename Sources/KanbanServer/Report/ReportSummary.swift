@@ -6,22 +6,26 @@ import KanbanCore
 package struct ReportSummary {
     /// The styles the lines ask for.
     package enum Style: Sendable {
-        case bold, dim, yellow
+        case bold, dim, yellow, red
     }
 
     package var report: FlowReport
     package var title: String
     package var notInHistory: [String]
+    /// The forecast asked for, if any.
+    package var forecast: FlowForecast?
     /// Applies a style to a piece of a line; the text as it is by default.
     package var style: (Style, String) -> String
 
     /// How many cards the oldest-in-progress list shows.
     package static let oldestShown = 5
 
-    package init(report: FlowReport, title: String, notInHistory: [String], style: @escaping (Style, String) -> String = { $1 }) {
+    package init(report: FlowReport, title: String, notInHistory: [String], forecast: FlowForecast? = nil,
+                 style: @escaping (Style, String) -> String = { $1 }) {
         self.report = report
         self.title = title
         self.notInHistory = notInHistory
+        self.forecast = forecast
         self.style = style
     }
 
@@ -36,22 +40,57 @@ package struct ReportSummary {
             + style(.dim, "  (started \(report.startedCount), created \(report.createdCount))"))
         row("Lead time", ReportFormat.describe(report.leadTime))
         row("Cycle time", ReportFormat.describe(report.cycleTime))
+        if let cycleTime = report.cycleTime {
+            row("Percentiles", FlowReport.percentiles.map { "\($0)% \(ReportFormat.number(cycleTime.percentile($0)))" }.joined(separator: " · ")
+                + " days" + style(.dim, "  (of cycle time: that share of cards finished within)"))
+        }
+        if let level = report.serviceLevel {
+            row("SLE", "\(report.serviceLevelPercentile)% of cards finish within \(ReportFormat.number(level)) days"
+                + style(.dim, "  (service-level expectation: the \(ReportFormat.ordinal(report.serviceLevelPercentile)) percentile of cycle time)"))
+        }
         let waits = report.columns.compactMap { column in
             report.meanTimeInColumn[column.id].map { "\(column.name) \(ReportFormat.number($0)) d" }
         }
         if !waits.isEmpty { row("Time in", waits.joined(separator: " · ") + style(.dim, "  (mean over finished cards)")) }
-        let wip = zip(report.columns, report.workInProgress).map { "\($0.name) \($1)" }
+        if let efficiency = report.flowEfficiency {
+            let queues = report.inProgressColumns.map { report.columns[$0] }.filter(\.isQueue).map(\.name).joined(separator: ", ")
+            row("Efficiency", "\(Int((efficiency * 100).rounded()))% of time in progress was worked on" + style(.dim, "  (the rest waited in \(queues))"))
+        }
+        let wip = zip(report.columns, report.workInProgress).map { column, count in
+            guard let limit = column.wipLimit else { return "\(column.name) \(count)" }
+            let text = "\(column.name) \(count)/\(limit)"
+            return count > limit ? style(.red, text) : text
+        }
         row("Now", wip.joined(separator: " · "))
-        if !report.inProgress.isEmpty {
-            lines.append(bold("Oldest in progress"))
+        let overLimit = report.daysOverLimit
+        if !overLimit.isEmpty {
+            let parts = report.columns.compactMap { column in
+                overLimit[column.id].map { "\(column.name) \($0) day\($0 == 1 ? "" : "s")" }
+            }
+            row("Over limit", parts.joined(separator: " · ") + style(.dim, "  (days that ended over the column's WIP limit)"))
+        }
+        let aging = report.aging
+        if !aging.isEmpty {
+            let heading = report.serviceLevel.map { "Aging work in progress (SLE \(ReportFormat.number($0)) days)" } ?? "Oldest in progress"
+            lines.append(bold(heading))
             let names = Dictionary(report.columns.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-            let shown = report.inProgress.prefix(Self.oldestShown)
-            let columnWidth = shown.map { (names[$0.place.column ?? ""] ?? "").terminalWidth }.max() ?? 0
-            for flow in shown {
-                let age = report.until.timeIntervalSince(flow.started ?? report.until) / FlowReport.day
-                let column = names[flow.place.column ?? ""] ?? ""
-                lines.append("  " + style(.yellow, (ReportFormat.number(age) + " d").padded(toWidth: 7, alignment: .trailing)) + "  "
-                             + column.padded(toWidth: columnWidth) + "  " + flow.history.slug + "  " + style(.dim, VisibleControls.visible(flow.history.title)))
+            let shown = aging.prefix(Self.oldestShown)
+            let columnWidth = shown.map { (names[$0.column] ?? "").terminalWidth }.max() ?? 0
+            for card in shown {
+                let age = (ReportFormat.number(card.ageDays) + " d").padded(toWidth: 7, alignment: .trailing)
+                let mark = card.isPastServiceLevel ? style(.red, "  past the SLE") : card.percentileReached.map { style(.dim, "  past \($0)%") } ?? ""
+                lines.append("  " + style(card.isPastServiceLevel ? .red : .yellow, age) + "  "
+                             + (names[card.column] ?? "").padded(toWidth: columnWidth) + "  " + card.flow.history.slug + "  "
+                             + style(.dim, VisibleControls.visible(card.flow.history.title)) + mark)
+            }
+            let past = aging.count { $0.isPastServiceLevel }
+            if aging.count > shown.count || past > 0 {
+                lines.append(style(.dim, "  \(aging.count) in progress, \(past) past the SLE"))
+            }
+        }
+        if let forecast {
+            lines += ReportFormat.describe(forecast).enumerated().map { offset, text in
+                (offset == 0 ? bold("Forecast".padded(toWidth: 12)) : String(repeating: " ", count: 12)) + " " + (offset == 0 ? text : style(.dim, text))
             }
         }
         if !notInHistory.isEmpty {

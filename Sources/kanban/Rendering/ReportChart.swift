@@ -124,17 +124,19 @@ struct ReportChart {
         return ReportChart(title: "Throughput (cards finished each week)", rows: rows, top: top, since: report.since, until: report.until)
     }
 
-    /// Cycle time of each card finished in the period, at the time it finished, with the 85th percentile as a line.
+    /// Cycle time of each card finished in the period, at the time it finished, with the 50th, 70th, 85th and 95th
+    /// percentiles as lines.
     static func cycleTimes(_ report: FlowReport, width: Int, height: Int = 10) -> ReportChart {
         let plotWidth = Self.plotWidth(width)
         let points = report.finished.compactMap { flow in flow.finished.flatMap { date in flow.cycleTimeDays.map { (date, $0) } } }
-        let percentile = report.cycleTime?.percentile85
-        let top = ReportFormat.roundedUp(max((points.map(\.1).max() ?? 0) * 1.05, percentile ?? 0))
+        let lines = report.cycleTime.map { statistics in FlowReport.percentiles.map { ($0, statistics.percentile($0)) } } ?? []
+        let top = ReportFormat.roundedUp(max((points.map(\.1).max() ?? 0) * 1.05, lines.last?.1 ?? 0))
         var rows = Array(repeating: Array(repeating: Cell(), count: plotWidth), count: height)
         func row(_ value: Double) -> Int { max(0, min(height - 1, height - 1 - Int((value / top * Double(height)).rounded(.down)))) }
-        if let percentile {
-            let line = row(percentile)
-            for x in 0..<plotWidth { rows[line][x] = Cell(character: "┄", color: "#e74c3c") }
+        // The lower percentiles first, so that where two share a row the higher one shows.
+        for (percentile, value) in lines {
+            let line = row(value)
+            for x in 0..<plotWidth { rows[line][x] = Cell(character: "┄", color: ReportFormat.percentileColor(percentile)) }
         }
         let span = max(report.until.timeIntervalSince(report.since), 1)
         for (date, days) in points {
@@ -142,8 +144,31 @@ struct ReportChart {
             rows[row(days)][x] = Cell(character: "●", color: "#3498db")
         }
         var legend = [(Cell(character: "●", color: "#3498db"), "a finished card (days from start to finish)")]
-        if let percentile { legend.append((Cell(character: "┄", color: "#e74c3c"), "85th percentile, \(ReportFormat.number(percentile)) days")) }
+        if !lines.isEmpty {
+            legend.append((Cell(character: "┄", color: ReportFormat.percentileColor(85)),
+                           "percentiles " + lines.map { "\($0.0)% \(ReportFormat.number($0.1))" }.joined(separator: ", ") + " days"))
+        }
         return ReportChart(title: "Cycle time of each finished card", rows: rows, top: top, since: report.since, until: report.until, legend: legend)
+    }
+
+    /// The cards in progress at the end of each day: the WIP run chart.
+    static func workInProgress(_ report: FlowReport, width: Int, height: Int = 8) -> ReportChart {
+        let values = report.workInProgressByDay
+        let plotWidth = Self.plotWidth(width)
+        let top = Double(max(values.max() ?? 0, 1))
+        var rows = Array(repeating: Array(repeating: Cell(), count: plotWidth), count: height)
+        let eighths: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+        for x in 0..<plotWidth where !values.isEmpty {
+            let value = Double(values[min(values.count - 1, x * values.count / plotWidth)]) / top * Double(height)
+            for row in 0..<height {
+                let level = value - Double(height - 1 - row)
+                guard level > 0 else { continue }
+                rows[row][x] = Cell(character: eighths[min(8, max(1, Int((level * 8).rounded())))], color: "#f39c12")
+            }
+        }
+        let columns = report.inProgressColumns.filter { $0 < report.boardColumnCount }.map { report.columns[$0].name }
+        return ReportChart(title: "Work in progress (cards in \(columns.joined(separator: ", ")) at the end of each day)", rows: rows, top: top,
+                           since: report.since, until: report.until)
     }
 }
 
