@@ -11,14 +11,65 @@ extension ReportDocument {
         var since: String?
         var until: String?
         var labels: [String]
+        /// The forecast's question: `forecast` (cards) or `forecast-by` (a day); `window` and `seed` with either.
+        var forecast: String?
+        var forecastBy: String?
+        var window: String?
+        var seed: String?
+        /// The SLE's percentile.
+        var sle: String?
 
-        init(board: Board, start: String?, done: String?, since: String?, until: String?, labels: [String]) {
+        init(board: Board, start: String?, done: String?, since: String?, until: String?, labels: [String],
+             forecast: String? = nil, forecastBy: String? = nil, window: String? = nil, seed: String? = nil, sle: String? = nil) {
             self.board = board
             self.start = start
             self.done = done
             self.since = since
             self.until = until
             self.labels = labels
+            self.forecast = forecast
+            self.forecastBy = forecastBy
+            self.window = window
+            self.seed = seed
+            self.sle = sle
+        }
+
+        /// The seed of a page's forecast when the address gives none: the same page shows the same answer.
+        static let defaultSeed: UInt64 = 1
+
+        /// A whole number from the address, checked against `range` before it is used.
+        private func number(_ text: String?, _ name: String, in range: ClosedRange<Int>) throws(KanbanError) -> Int? {
+            guard let text else { return nil }
+            guard text.count <= 12, let value = Int(text), range.contains(value) else {
+                throw KanbanError(.invalidArgument, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return value
+        }
+
+        /// The forecast the address asks for, if any (10,000 trials; the seed the address gives, else ``defaultSeed``).
+        func forecastOptions() throws(KanbanError) -> FlowForecast.Options? {
+            let question: FlowForecast.Question
+            if let cards = try number(forecast, "forecast", in: FlowForecast.cardRange) {
+                guard forecastBy == nil else { throw KanbanError(.invalidArgument, "give forecast or forecast-by, not both") }
+                question = .when(cards: cards)
+            } else if let forecastBy {
+                guard let date = ISO8601.date(from: forecastBy) else {
+                    throw KanbanError(.invalidArgument, "'\(forecastBy)' is not a date for forecast-by; give YYYY-MM-DD")
+                }
+                question = .howMany(by: forecastBy.count == 10 ? date.addingTimeInterval(FlowReport.day - 1) : date)
+            } else {
+                return nil
+            }
+            var seedValue = Self.defaultSeed
+            if let seed {
+                guard let value = UInt64(seed), value <= UInt64(Int64.max) else {
+                    throw KanbanError(.invalidArgument, "seed must be a whole number from 0 to \(Int64.max)")
+                }
+                seedValue = value
+            }
+            return FlowForecast.Options(question: question,
+                                        windowDays: try number(window, "window", in: FlowForecast.windowRange) ?? FlowForecast.defaultWindowDays,
+                                        seed: seedValue)
         }
 
         /// The longest period a request may ask for, in days (twenty years).
@@ -40,7 +91,8 @@ extension ReportDocument {
             if let sinceDate, untilDate.timeIntervalSince(sinceDate) > Self.longestPeriod * FlowReport.day {
                 throw KanbanError(.invalidArgument, "the period is longer than \(Int(Self.longestPeriod)) days; give a later since")
             }
-            let options = FlowReport.Options(since: sinceDate, until: untilDate, startColumn: start, doneColumn: done, labels: labels)
+            let options = FlowReport.Options(since: sinceDate, until: untilDate, startColumn: start, doneColumn: done, labels: labels,
+                                             serviceLevelPercentile: try number(sle, "sle", in: 1...100) ?? 85)
             try options.check(against: board)
             return options
         }
@@ -67,6 +119,12 @@ extension ReportDocument {
             } else {
                 text += select("label", "Label", labels.first, board.labels.map { ($0.id, $0.name) }, none: "any")
             }
+            text += "<label>SLE % <input type=\"number\" name=\"sle\" min=\"1\" max=\"100\" placeholder=\"85\" value=\"\(escaped(sle ?? ""))\"></label>\n"
+            text += "<label>Forecast: when are N more cards done <input type=\"number\" name=\"forecast\" min=\"1\" max=\"100000\" "
+                + "value=\"\(escaped(forecast ?? ""))\"></label>\n"
+            text += "<label>or how many by <input type=\"date\" name=\"forecast-by\" value=\"\(escaped(forecastBy ?? ""))\"></label>\n"
+            if let window { text += "<input type=\"hidden\" name=\"window\" value=\"\(escaped(window))\">\n" }
+            if let seed { text += "<input type=\"hidden\" name=\"seed\" value=\"\(escaped(seed))\">\n" }
             text += "<button type=\"submit\">Show</button>\n</form>\n"
             return text
         }

@@ -178,7 +178,8 @@ package final class ServeApp: @unchecked Sendable {
     // MARK: Report
 
     /// `GET /report`: `kanban report --html`, with the command's options from the address (`start`, `done`, `since`,
-    /// `until`, `label`, several labels separated by commas) and a form to change them; a page of inline SVG and CSS
+    /// `until`, `label`, several labels separated by commas, `sle`, `forecast`, `forecast-by`, `window`, `seed`) and a
+    /// form to change them; a page of inline SVG and CSS
     /// with no script, so its policy allows inline styles, the form's GET to itself, and nothing else. Unlike
     /// `kanban report`, a shallow history is drawn with a note rather than refused: a page has no flag to give.
     func report(_ query: [String: String] = [:]) -> HTTPResponse {
@@ -195,18 +196,22 @@ package final class ServeApp: @unchecked Sendable {
         }
         let given = { (name: String) -> String? in query[name].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } }
         let form = ReportDocument.Form(board: board, start: given("start"), done: given("done"), since: given("since"), until: given("until"),
-                                       labels: given("label")?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
+                                       labels: given("label")?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [],
+                                       forecast: given("forecast"), forecastBy: given("forecast-by"), window: given("window"),
+                                       seed: given("seed"), sle: given("sle"))
         do {
             let options = try form.options(now: Date())
+            let forecastOptions = try form.forecastOptions()
             guard let provider = git else { throw SyncError(.notARepository, "the board is not in a git repository") }
             let histories = try provider.cardHistories()
             let report = try FlowReport(board: board, cards: histories, options: options)
+            let forecast = try forecastOptions.map { options throws(KanbanError) in try FlowForecast(report, options: options) }
             let current = (try? store.load(.all).cards) ?? []
             let note = (try? provider.isHistoryShallow()) == true
                 ? "The history is shallow: only what it shows is counted; cards seem created where it was cut (git fetch --unshallow)." : nil
             let chosen = current.filter { card in options.labels.allSatisfy(card.labels.contains) }
             return page(.ok, ReportDocument.html(report, title: board.title, notInHistory: FlowReport.slugsNotInHistory(chosen, histories: histories),
-                                                 note: note, form: form))
+                                                 note: note, forecast: forecast, form: form))
         } catch let error as KanbanError {
             return page(.badRequest, ReportDocument.message(error.message, form: form))
         } catch {

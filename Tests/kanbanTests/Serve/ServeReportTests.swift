@@ -38,4 +38,23 @@ import Testing
             #expect(badDate.status == 400 && badDate.text.contains("is not a date"), "\(badDate)")
         }
     }
+
+    @Test func theForecastAndTheSLEComeFromTheAddressAndAreChecked() throws {
+        try withTemporaryBoard(.sample) { board in
+            try gitBoard(board)
+            let server = try ServeProcess(board: board)
+            let sle = try server.get("/report?sle=70")
+            #expect(sle.status == 200 && sle.text.contains("70% of cards finish within"), "\(sle)")
+            #expect(sle.text.contains("name=\"sle\" min=\"1\" max=\"100\" placeholder=\"85\" value=\"70\""))
+            // One commit is one day of history: too little to forecast from, said on the page with the form.
+            let short = try server.get("/report?forecast=5")
+            #expect(short.status == 400 && short.text.contains("too little history to forecast from"), "\(short)")
+            #expect(short.text.contains("name=\"forecast\" min=\"1\" max=\"100000\" value=\"5\""))
+            for query in ["forecast=0", "forecast=1e9", "forecast=99999999999999999999", "forecast=5&forecast-by=2027-01-01", "forecast-by=soon",
+                          "sle=0", "sle=-5", "forecast=5&window=0", "forecast=5&seed=-1"] {
+                let refused = try server.get("/report?" + query)
+                #expect(refused.status == 400, "\(query): \(refused)")
+            }
+        }
+    }
 }
