@@ -37,6 +37,9 @@ extension GitSyncProvider {
         // requireIdentity (commitFailure): asking git first would cost two processes on every commit.
         var message = message
         message.trailers += deletionTrailers(for: recordable)
+        if let agent = agentName, !message.trailers.contains(where: { $0.key == Self.agentTrailer }) {
+            message.trailers.append(CommitTrailer(Self.agentTrailer, agent))
+        }
 
         let added = try git.runTakingIndexLock(["add", "--all", "--"] + recordable, literalPaths: true)
         guard added.succeeded else { throw git.failure(["add"], added) }
@@ -51,6 +54,17 @@ extension GitSyncProvider {
         }
         let head = try git.check(["rev-parse", "HEAD"], readOnly: true).text.trimmingCharacters(in: .whitespacesAndNewlines)
         return CommitResult(commit: head, message: message, paths: recordable)
+    }
+
+    /// The trailer that marks a commit an agent made: `Kanban-Agent: NAME`. The report counts an agent's work apart from
+    /// people's by it.
+    public static let agentTrailer = "Kanban-Agent"
+
+    /// The agent whose commits these are: `KANBAN_AGENT` in git's environment, when it is one line of text.
+    var agentName: String? {
+        guard let name = configuration.environment["KANBAN_AGENT"]?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
+              name.count <= 200, !name.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 0x20 } == true }) else { return nil }
+        return name
     }
 
     /// Which of `paths` git has in its index, and where else it has the cards at `paths`: their files in the index

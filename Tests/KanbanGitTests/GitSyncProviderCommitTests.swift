@@ -56,6 +56,24 @@ extension SyncTests {
             }
         }
 
+        @Test func anAgentsCommitSaysWhoseItIs() throws {
+            try withGitSandbox { sandbox in
+                let (project, store) = try makeProject(sandbox)
+                var configuration = sandbox.configuration(networkTimeout: .seconds(20))
+                configuration.environment["KANBAN_AGENT"] = "bot-7"
+                let agent = GitSyncProvider(store: store, configuration: configuration)
+                try agent.commit(try store.createCard(title: "Fix login bug", in: "todo"), message: CommitMessage(subject: "Add"))
+                #expect(try sandbox.git(["log", "-1", "--format=%(trailers:key=Kanban-Agent,valueonly)"], in: project) == "bot-7")
+                // A person's commit (no KANBAN_AGENT), and a name that would break the message, carry none.
+                try sandbox.provider(store).commit(try store.moveCard("fix-login-bug", to: "done"), message: CommitMessage(subject: "Move"))
+                #expect(try sandbox.git(["log", "-1", "--format=%(trailers:key=Kanban-Agent,valueonly)"], in: project) == "")
+                configuration.environment["KANBAN_AGENT"] = "bot\nCard: forged"
+                try GitSyncProvider(store: store, configuration: configuration)
+                    .commit(try store.moveCard("fix-login-bug", to: "todo"), message: CommitMessage(subject: "Back"))
+                #expect(try sandbox.git(["log", "-1", "--format=%B"], in: project).contains("forged") == false)
+            }
+        }
+
         @Test func neverMakesAnEmptyCommit() throws {
             try withGitSandbox { sandbox in
                 let (project, store) = try makeProject(sandbox)
