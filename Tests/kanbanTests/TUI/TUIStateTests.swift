@@ -193,6 +193,20 @@ import Testing
         }
     }
 
+    @Test func aColumnShowsItsCountAgainstItsWIPLimitInRedWhenOver() throws {
+        try withTemporaryBoard(.sample) { board in
+            try board.write(try board.text("board.md").replacingOccurrences(of: "    name: Review\n", with: "    name: Review\n    wip-limit: 3\n")
+                .replacingOccurrences(of: "    name: In Progress\n", with: "    name: In Progress\n    wip-limit: 9\n"), to: "board.md")
+            let (_, live) = try liveBoard(of: board)
+            var state = TUIState(board: live)
+            let frame = state.frame(size: ScreenSize(columns: 160, rows: 30), stylist: Stylist(isEnabled: true))
+            let header = try #require(frame.rows.first { $0.contains("Review") })
+            #expect(header.contains("\u{1B}[1;31m(4/3)") || header.contains("\u{1B}[31;1m(4/3)") || header.contains("31m(4/3)"), "\(header.debugDescription)")
+            #expect(header.contains("(5/9)"))
+            #expect(!header.contains("31m(5/9)"))
+        }
+    }
+
     @Test func theSelectedCardIsInReverseVideoAndTheOthersAreNot() throws {
         try withState { _, state in
             let frame = state.frame(size: ScreenSize(columns: 100, rows: 30), stylist: .plain)
