@@ -5,7 +5,7 @@
 import { dependentColumns } from "./work.js";
 
 export const state = {
-  board: null, // {title, columns: [{id, name, collapsed}], labels, readOnly, template, problems}
+  board: null, // {title, columns: [{id, name, collapsed, limit, queue}], labels, readOnly, template, problems}
   cards: new Map(), // slug → card (with excerpt)
   order: new Map(), // column id → [slug] in board order
   selected: null, // the slug the keyboard acts on
@@ -56,7 +56,9 @@ export function setBoard(json) {
   const previousColumns = state.board ? state.board.columns.map((c) => c.id) : [];
   state.board = {
     title: json.title ?? "",
-    columns: (json.columns || []).map(({ id, name, collapsed }) => ({ id, name, collapsed: !!collapsed })),
+    columns: (json.columns || []).map(({ id, name, collapsed, limit, queue }) => ({
+      id, name, collapsed: !!collapsed, limit: Number.isInteger(limit) ? limit : null, queue: !!queue,
+    })),
     labels: json.labels || [],
     readOnly: !!json.readOnly,
     template: json.template ?? "",

@@ -65,7 +65,7 @@ public enum BoardOperation: String, CaseIterable, Sendable {
         case .status: "GitSyncProvider.status()"
         case .sync: "BoardSession.sync(pushing:onStep:)"
         case .cardHistory: "SyncProvider.history(ofCard:)"
-        case .report: "FlowReport(board:cards:options:)"
+        case .report: "FlowReport(board:cards:options:), FlowForecast(_:options:), FlowCheck(report:board:cards:maxAge:)"
         case .followChanges: "BoardWatchers.make(for:mechanism:options:onNotice:onEvent:)"
         case .readyCards: "BoardStore.workQueue(start:done:), WorkQueue.ready"
         case .claimCard: "BoardSession.claim(_:as:start:done:sharing:)"
