@@ -2,13 +2,13 @@ import Foundation
 import KanbanCore
 
 /// Reading a board's ``HistoryLog`` from `git log --reverse --topo-order --full-history --no-renames -c --raw -z
-/// --no-abbrev --format=%x01%H %at %P` (see ``arguments``): parents before children, each merge's changes against all
-/// its parents at once (`-c`).
+/// --no-abbrev --format=%x01%H %at %P%x02%an%x02%ae%x02<Kanban-Agent trailers>` (see ``arguments``): parents before
+/// children, each merge's changes against all its parents at once (`-c`), each commit with its author.
 extension HistoryLog {
     /// The `git log` arguments whose output ``init(parsing:)`` reads, run in the board directory.
     package static let arguments = [
         "log", "--reverse", "--topo-order", "--full-history", "--no-renames", "-c", "--raw", "-z", "--no-abbrev",
-        "--relative", "--format=%x01%H %at %P",
+        "--relative", "--format=%x01%H %at %P%x02%an%x02%ae%x02%(trailers:key=Kanban-Agent,valueonly,separator=%x2C)",
     ]
 
     /// The board's own paths, as pathspecs for ``arguments``.
@@ -47,16 +47,25 @@ extension HistoryLog {
         self.init(commits: commits)
     }
 
-    /// A commit from its header, `<hash> <author time> <parent>...`.
+    /// A commit from its header, `<hash> <author time> <parent>...`, then `\u{2}`-separated the author's name, email
+    /// and the values of its `Kanban-Agent:` trailers (the first is taken).
     private static func commit(_ header: UnsafeBufferPointer<UInt8>) -> Commit? {
-        let words = header.split(separator: UInt8(ascii: " "))
+        let fields = header.split(separator: 2, omittingEmptySubsequences: false)
+        guard let first = fields.first else { return nil }
+        let words = first.split(separator: UInt8(ascii: " "))
         guard words.count >= 2, !words[1].isEmpty else { return nil }
         var time: Int64 = 0
         for digit in words[1] {
             guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9"), time < Int64.max / 10 - 10 else { return nil }
             time = time * 10 + Int64(digit - UInt8(ascii: "0"))
         }
-        return Commit(hash: String(decoding: words[0], as: UTF8.self), time: time, parentCount: words.count - 2, changes: [])
+        func text(_ index: Int) -> String {
+            guard fields.indices.contains(index) else { return "" }
+            return String(decoding: fields[index], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let agent = text(3).split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        return Commit(hash: String(decoding: words[0], as: UTF8.self), time: time, parentCount: words.count - 2, changes: [],
+                      author: CommitAuthor(name: text(1), email: text(2), agent: agent))
     }
 
     /// A change from a raw line's fields (`:100644 100644 <old> <new> M`, with one more mode and object per parent

@@ -53,6 +53,34 @@ extension FlowReport {
         }
     }
 
+    /// The cards one person or agent finished, and how long they took.
+    public struct Worker: Sendable, Hashable {
+        /// The agent's name (a `Kanban-Agent:` trailer), else the person's (the commit's author).
+        public var name: String
+        /// Whether the name is an agent's.
+        public var isAgent: Bool
+        /// Cycle times of the cards they started that finished in the period.
+        public var cycleTime: Statistics
+    }
+
+    /// Cycle time by who started each card (the author of the commit that moved it into the start column): agents
+    /// and people apart, the most cards first. Cards whose start has no known author are left out.
+    public var workers: [Worker] {
+        var times: [String: (isAgent: Bool, days: [Double])] = [:]
+        for flow in finished {
+            guard let author = flow.startedBy, let days = flow.cycleTimeDays else { continue }
+            let key = (author.agent != nil ? "agent:" : "person:") + author.worker
+            times[key, default: (author.agent != nil, [])].days.append(days)
+        }
+        return times.compactMap { key, value in
+            Statistics(value.days).map { Worker(name: String(key.drop { $0 != ":" }.dropFirst()), isAgent: value.isAgent, cycleTime: $0) }
+        }.sorted { first, second in
+            if first.cycleTime.count != second.cycleTime.count { return first.cycleTime.count > second.cycleTime.count }
+            if first.isAgent != second.isAgent { return !first.isAgent }
+            return first.name < second.name
+        }
+    }
+
     /// The indices in ``columns`` of the columns where cards are in progress: from the start column up to (not
     /// including) the done column, and columns the board no longer has.
     public var inProgressColumns: [Int] {

@@ -90,6 +90,8 @@ public struct FlowReport: Sendable {
         public var created: Date
         /// When it was started, if it was.
         public var started: Date?
+        /// Who started it: the author of the commit that moved it into the start column (or made it there).
+        public var startedBy: CommitAuthor?
         /// When it was finished, if it is.
         public var finished: Date?
         /// Where it is at the end of the period.
@@ -259,6 +261,7 @@ public struct FlowReport: Sendable {
         let changes = history.changes(through: until)
         let created = changes.first?.time ?? until
         var started: Date?
+        var startedBy: CommitAuthor?
         var finished: Date?
         var archivedFrom = history.archivedFrom
         var timeInColumn: [String: Double] = [:]
@@ -276,7 +279,10 @@ public struct FlowReport: Sendable {
             case .deleted:
                 column = nil
             }
-            if started == nil, let column, isStarted(column) { started = change.time }
+            if started == nil, let column, isStarted(column) {
+                started = change.time
+                startedBy = change.author
+            }
             if let column, isDone(column) {
                 if finished == nil { finished = change.time }
             } else {
@@ -284,7 +290,7 @@ public struct FlowReport: Sendable {
             }
         }
         let place = changes.last?.to ?? .deleted
-        return CardFlow(history: history, created: created, started: started, finished: finished, place: place,
+        return CardFlow(history: history, created: created, started: started, startedBy: startedBy, finished: finished, place: place,
                         archivedFrom: place == .archived ? archivedFrom : nil, timeInColumn: timeInColumn)
     }
 

@@ -15,14 +15,17 @@ package struct HistoryLog: Sendable, Hashable {
         package var parentCount: Int
         /// What changed, in git's order.
         package var changes: [FileChange]
+        /// Who wrote it.
+        package var author: CommitAuthor
 
         package var isMerge: Bool { parentCount > 1 }
 
-        package init(hash: String, time: Int64, parentCount: Int, changes: [FileChange]) {
+        package init(hash: String, time: Int64, parentCount: Int, changes: [FileChange], author: CommitAuthor = CommitAuthor(name: "", email: "")) {
             self.hash = hash
             self.time = time
             self.parentCount = parentCount
             self.changes = changes
+            self.author = author
         }
     }
 

@@ -233,7 +233,7 @@ package enum ReportDocument {
     /// How many days saw 0, 1, 2... cards finished.
     static func throughputHistogram(_ report: FlowReport) -> String {
         let bars = report.throughputHistogram.enumerated().map { (label: String($0.offset), value: $0.element) }
-        return histogram("Throughput histogram (days by cards finished that day)", bars: bars, color: "#2ecc71", unit: "cards a day")
+        return histogram("Throughput histogram (days by cards finished that day)", bars: bars, color: "#27ae60", unit: "cards a day")
     }
 
     /// How many cards took under 1 day, 1 to 2, and so on, with the percentiles.

@@ -66,12 +66,12 @@ package enum ReportFormat {
         switch forecast.question {
         case .when(let cards):
             let dates = forecast.results.map { result in
-                "\(result.date.map(day) ?? "after \(FlowForecast.horizonDays / 365) years") (\(result.percentile)%)"
+                "\(result.percentile)% \(result.date.map(day) ?? "after \(FlowForecast.horizonDays / 365) years")"
             }
-            answers = "\(cards) more card\(cards == 1 ? "" : "s") done by " + dates.joined(separator: " · ")
+            answers = "\(cards) more card\(cards == 1 ? "" : "s") done by:  " + dates.joined(separator: " · ")
         case .howMany(let date):
-            let counts = forecast.results.map { "\($0.cards ?? 0) (\($0.percentile)%)" }
-            answers = "cards done by \(day(date)), at least: " + counts.joined(separator: " · ")
+            let counts = forecast.results.map { "\($0.percentile)% \($0.cards ?? 0)" }
+            answers = "cards done by \(day(date)), at least:  " + counts.joined(separator: " · ")
         }
         let days = forecast.samples.count
         let basis = "from \(forecast.finishedInWindow) cards finished in the \(days) days \(day(forecast.windowStart)) to \(day(forecast.start)); "

@@ -19,6 +19,8 @@ package struct ReportSummary {
 
     /// How many cards the oldest-in-progress list shows.
     package static let oldestShown = 5
+    /// How many people and agents the cycle time by worker shows.
+    package static let workersShown = 8
 
     package init(report: FlowReport, title: String, notInHistory: [String], forecast: FlowForecast? = nil,
                  style: @escaping (Style, String) -> String = { $1 }) {
@@ -42,11 +44,11 @@ package struct ReportSummary {
         row("Cycle time", ReportFormat.describe(report.cycleTime))
         if let cycleTime = report.cycleTime {
             row("Percentiles", FlowReport.percentiles.map { "\($0)% \(ReportFormat.number(cycleTime.percentile($0)))" }.joined(separator: " · ")
-                + " days" + style(.dim, "  (of cycle time: that share of cards finished within)"))
+                + " days" + style(.dim, "  (of cycle time)"))
         }
         if let level = report.serviceLevel {
             row("SLE", "\(report.serviceLevelPercentile)% of cards finish within \(ReportFormat.number(level)) days"
-                + style(.dim, "  (service-level expectation: the \(ReportFormat.ordinal(report.serviceLevelPercentile)) percentile of cycle time)"))
+                + style(.dim, "  (the \(ReportFormat.ordinal(report.serviceLevelPercentile)) percentile)"))
         }
         let waits = report.columns.compactMap { column in
             report.meanTimeInColumn[column.id].map { "\(column.name) \(ReportFormat.number($0)) d" }
@@ -68,6 +70,18 @@ package struct ReportSummary {
                 overLimit[column.id].map { "\(column.name) \($0) day\($0 == 1 ? "" : "s")" }
             }
             row("Over limit", parts.joined(separator: " · ") + style(.dim, "  (days that ended over the column's WIP limit)"))
+        }
+        let workers = report.workers
+        if !workers.isEmpty {
+            lines.append(bold("Cycle time by who started the card") + style(.dim, "  (median, 85th percentile; cards)"))
+            let width = min(30, workers.map { ($0.name + (($0.isAgent) ? " (agent)" : "")).terminalWidth }.max() ?? 0)
+            for worker in workers.prefix(Self.workersShown) {
+                let name = VisibleControls.visible(worker.name) + (worker.isAgent ? " (agent)" : "")
+                lines.append("  " + name.truncated(toWidth: width).padded(toWidth: width) + "  "
+                             + "\(ReportFormat.number(worker.cycleTime.median)) d, \(ReportFormat.number(worker.cycleTime.percentile85)) d"
+                             + style(.dim, "; \(worker.cycleTime.count)"))
+            }
+            if workers.count > Self.workersShown { lines.append(style(.dim, "  and \(workers.count - Self.workersShown) more")) }
         }
         let aging = report.aging
         if !aging.isEmpty {

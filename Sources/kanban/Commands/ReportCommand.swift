@@ -152,9 +152,10 @@ enum ReportCommand: KanbanCommand {
         return value
     }
 
-    /// `--seed`: a whole number from 0 to 2^63 - 1; random when not given.
+    /// `--seed`: a whole number from 0 to 2^63 - 1; when not given, a random one short enough to read back from the
+    /// output.
     static func seed(_ arguments: ParsedArguments) throws(UsageError) -> UInt64 {
-        guard let text = arguments.value("seed") else { return UInt64.random(in: 0...UInt64(Int64.max)) }
+        guard let text = arguments.value("seed") else { return UInt64.random(in: 0..<1_000_000) }
         guard let value = UInt64(text), value <= UInt64(Int64.max) else {
             throw arguments.usageError("--seed takes a whole number from 0 to \(Int64.max), not '\(text)'")
         }
@@ -246,13 +247,15 @@ enum ReportCommand: KanbanCommand {
             case .deleted: state = "deleted"
             }
             let changes: [JSON] = flow.history.changes(through: report.until).map { change in
-                let fields: [String: JSON] = [
+                var fields: [String: JSON] = [
                     "time": .string(JSON.timestamp(change.time)),
                     "commit": .string(change.commit),
                     "kind": .string(change.kind),
                     "from": place(change.from),
                     "to": place(change.to),
                 ]
+                fields["author"] = change.author.map { .string($0.name) } ?? .null
+                fields["agent"] = change.author?.agent.map(JSON.string) ?? .null
                 return .object(fields)
             }
             var fields: [String: JSON] = [:]
@@ -302,6 +305,9 @@ enum ReportCommand: KanbanCommand {
         let overLimit: [String: JSON] = report.daysOverLimit.mapValues { .number(String($0)) }
         let queues: [JSON] = report.columns.filter(\.isQueue).map { .string($0.id) }
         let efficiency: JSON = report.flowEfficiency.map(days) ?? .null
+        let workers: [JSON] = report.workers.map { worker in
+            .object(["name": .string(worker.name), "agent": .bool(worker.isAgent), "cycleTime": statistics(worker.cycleTime)])
+        }
         let throughput: [JSON] = report.weeks.map { week in
             .object(["week": .string(ReportFormat.day(week.start)), "finished": .number(String(week.finished))])
         }
@@ -327,6 +333,7 @@ enum ReportCommand: KanbanCommand {
             "daysOverLimit": .object(overLimit),
             "queues": .array(queues),
             "flowEfficiency": efficiency,
+            "workers": .array(workers),
             "throughputHistogram": numbers(report.throughputHistogram),
             "cycleTimeHistogram": numbers(report.cycleTimeHistogram),
             "flow": .array(flow),

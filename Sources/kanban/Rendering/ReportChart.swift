@@ -143,10 +143,10 @@ struct ReportChart {
             let x = min(plotWidth - 1, max(0, Int(date.timeIntervalSince(report.since) / span * Double(plotWidth))))
             rows[row(days)][x] = Cell(character: "●", color: "#3498db")
         }
-        var legend = [(Cell(character: "●", color: "#3498db"), "a finished card (days from start to finish)")]
+        var legend = [(Cell(character: "●", color: "#3498db"), "a card (days from start to finish)")]
         if !lines.isEmpty {
             legend.append((Cell(character: "┄", color: ReportFormat.percentileColor(85)),
-                           "percentiles " + lines.map { "\($0.0)% \(ReportFormat.number($0.1))" }.joined(separator: ", ") + " days"))
+                           lines.map { "\($0.0)% \(ReportFormat.number($0.1))" }.joined(separator: ", ") + " days (percentiles)"))
         }
         return ReportChart(title: "Cycle time of each finished card", rows: rows, top: top, since: report.since, until: report.until, legend: legend)
     }

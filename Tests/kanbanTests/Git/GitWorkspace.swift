@@ -60,7 +60,7 @@ final class GitWorkspace: @unchecked Sendable {
     func kanban(_ arguments: [String], in directory: String, environment extra: [String: String] = [:]) throws -> KanbanProcess.Output {
         var variables = environment
         variables.merge(extra) { _, new in new }
-        for name in ["NO_COLOR", "KANBAN_BOARD", "KANBAN_COMMIT", "KANBAN_GIT", "KANBAN_GIT_TIMEOUT"] where variables[name] == nil {
+        for name in ["NO_COLOR", "KANBAN_BOARD", "KANBAN_COMMIT", "KANBAN_GIT", "KANBAN_GIT_TIMEOUT", "KANBAN_AGENT"] where variables[name] == nil {
             variables[name] = KanbanProcess.unsetVariable
         }
         return try KanbanProcess.run(arguments, in: directory, environment: variables)

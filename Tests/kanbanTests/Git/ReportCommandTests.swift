@@ -254,7 +254,7 @@ extension GitTests {
                 #expect(lines.contains("Finished     1 card, 0.4 a week  (started 2, created 2)"))
                 #expect(lines.contains("Cycle time   median 2.0 days, 85th percentile 2.0, mean 2.0"))
                 #expect(lines.contains("Now          To Do 0 · In Progress 1 · Done 1"))
-                #expect(lines.contains { $0 == "   11.6 d  In Progress  beta  Beta" }, "\(result.stdout)")
+                #expect(lines.contains { $0 == "   11.6 d  In Progress  beta  Beta  past the SLE" }, "\(result.stdout)")
                 #expect(lines.contains("Cumulative flow (cards in each column at the end of each day)"))
                 #expect(lines.contains("Throughput (cards finished each week)"))
                 #expect(lines.contains("Cycle time of each finished card"))

@@ -23,7 +23,7 @@ extension GitTests {
                 let until = ["--until", "2026-01-24"]
                 let text = try workspace.kanban(["report", "--forecast", "10", "--seed", "5"] + until, in: ana)
                 #expect(text.status == 0, "\(text)")
-                #expect(text.stdout.contains("Forecast     10 more cards done by 2026-02-03 (50%) · 2026-02-03 (70%) · 2026-02-03 (85%) · 2026-02-03 (95%)"),
+                #expect(text.stdout.contains("Forecast     10 more cards done by:  50% 2026-02-03 · 70% 2026-02-03 · 85% 2026-02-03 · 95% 2026-02-03"),
                         "\(text.stdout)")
                 #expect(text.stdout.contains("from 20 cards finished in the 20 days 2026-01-05 to 2026-01-24; 10,000 trials, seed 5"), "\(text.stdout)")
                 let json = try decodeJSON(JSONValue.self, from: try workspace.kanban(["report", "--json", "--forecast", "10", "--seed", "5"] + until, in: ana).stdout)
@@ -39,7 +39,7 @@ extension GitTests {
                     #expect(svg.stdout.contains(chart), "\(chart)")
                 }
                 let html = try workspace.kanban(["report", "--html", "-", "--forecast", "10"] + until, in: ana)
-                #expect(html.stdout.contains("10 more cards done by 2026-02-03"))
+                #expect(html.stdout.contains("10 more cards done by:  50% 2026-02-03"))
                 // No forecast asked: none given.
                 #expect(try ReportCommandTests.report(workspace, in: ana)["forecast"] == .null)
             }
@@ -97,6 +97,37 @@ extension GitTests {
                 // The SLE of cards made in Done is 0 days: every card in progress is past it.
                 let sle = try workspace.kanban(["report", "--check"] + until, in: ana)
                 #expect(sle.status == 3 && sle.stdout.contains("longer than the SLE of 0.0 days"), "\(sle)")
+            }
+        }
+
+        @Test func cycleTimeByWhoStartedTheCardKeepsAgentsApart() throws {
+            try withGitWorkspace { workspace in
+                let (ana, _) = try workspace.makeSharedBoard()
+                func run(_ arguments: [String], day: Int, as environment: [String: String]) throws {
+                    let result = try workspace.kanban(arguments + ["--commit"], in: ana, environment: ReportCommandTests.dated(day).merging(environment) { $1 })
+                    try #require(result.status == 0, "\(arguments): \(result)")
+                }
+                let person = ["GIT_AUTHOR_NAME": "Ana Lima"]
+                let agent = ["KANBAN_AGENT": "bot-1"]
+                for title in ["A", "B", "C"] { try run(["add", title], day: 0, as: person) }
+                try run(["move", "a", "in-progress"], day: 1, as: person)
+                try run(["move", "b", "in-progress"], day: 2, as: agent)
+                try run(["move", "c", "in-progress"], day: 1, as: agent)
+                try run(["move", "a", "done"], day: 3, as: person)
+                try run(["move", "b", "done"], day: 3, as: person)
+                try run(["move", "c", "done"], day: 5, as: agent)
+                let json = try ReportCommandTests.report(workspace, in: ana)
+                let workers = try #require(json["workers"]?.arrayValue)
+                #expect(workers.map { $0["name"] } == [.string("bot-1"), .string("Ana Lima")])
+                #expect(workers.map { $0["agent"] } == [.bool(true), .bool(false)])
+                #expect(workers[0]["cycleTime"]?["count"] == .number(2) && workers[0]["cycleTime"]?["median"] == .number(2.5))
+                #expect(workers[1]["cycleTime"]?["median"] == .number(2))
+                let b = try ReportCommandTests.card(json, "b")
+                let start = try #require(b["changes"]?.arrayValue?.first { $0["to"] == .string("in-progress") })
+                #expect(start["agent"] == .string("bot-1"))
+                let text = try workspace.kanban(["report", "--until", "2026-01-31"], in: ana)
+                #expect(text.stdout.contains("Cycle time by who started the card"), "\(text.stdout)")
+                #expect(text.stdout.contains("  bot-1 (agent)  2.5 d, 4.0 d; 2"), "\(text.stdout)")
             }
         }
     }

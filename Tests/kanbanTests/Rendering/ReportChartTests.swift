@@ -49,12 +49,12 @@ import Testing
         #expect(lines[2] == "      ┤███████████████ ████████████████")
     }
 
-    @Test func theCycleTimeChartMarksThe85thPercentile() throws {
+    @Test func theCycleTimeChartMarksThePercentiles() throws {
         let chart = ReportChart.cycleTimes(try Self.report(), width: 40, height: 4)
         #expect(chart.top == 8)
         let lines = chart.rendered(.plain)
         #expect(lines[1].contains("┄") && lines[1].contains("●"))
-        #expect(lines.last == "       ● a finished card (days from start to finish)  ┄ 85th percentile, 7.0 days")
+        #expect(lines.last == "       ● a card (days from start to finish)  ┄ 50% 2.0, 70% 7.0, 85% 7.0, 95% 7.0 days (percentiles)")
     }
 
     @Test func theDocumentsAreStandaloneAndEscapeText() throws {
