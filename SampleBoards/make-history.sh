@@ -2,8 +2,10 @@
 # Makes a git repository in DIR holding the sample board with a history to measure (docs/report.md): every
 # card is committed on its `created` time, in To Do (Backlog for the backlog's cards), then moved column by column
 # with `git mv` until it reaches the column it is in now, the moves spread up to its `modified` time; archived cards
-# are archived on the day their file name gives. One card goes back from Review for more work. Commit dates are the
-# changes' times, so the history is the same on every run. Needs git and GNU date.
+# are archived on the day their file name gives. One card goes back from Review for more work. A card's moves are
+# committed by one of three people, chosen by its slug, and an infra card's by an agent (a `Kanban-Agent:` trailer,
+# as `kanban` writes with KANBAN_AGENT set). Commit dates are the changes' times, so the history is the same on
+# every run. Needs git and GNU date.
 #
 #   sh SampleBoards/make-history.sh /tmp/lumen && kanban --board /tmp/lumen report --until 2026-11-22
 set -eu
@@ -55,6 +57,12 @@ done
 commit() {
     GIT_AUTHOR_DATE="@$1 +0000" GIT_COMMITTER_DATE="@$1 +0000" git commit --quiet -m "$2"
 }
+# Who moves a card: a person chosen by its slug; an agent for infra cards.
+mover() {
+    set -- "Ana Costa" "Mei Tanaka" "Tomás Ruiz" "$(printf '%s' "$1" | cksum | cut -d' ' -f1)"
+    shift $(($4 % 3))
+    echo "$1"
+}
 sort -n -k1,1 -s "$events" | while read -r time action slug place file; do
     case "$action" in
     board)
@@ -74,7 +82,13 @@ sort -n -k1,1 -s "$events" | while read -r time action slug place file; do
         git mv "$old" "cards/$place/$slug.md"
         sed -i "s/^column: .*/column: $place/" "cards/$place/$slug.md"
         git add "cards/$place/$slug.md"
-        commit "$time" "Move $slug to $place"
+        if grep -q '^labels:.*infra' "cards/$place/$slug.md"; then
+            GIT_AUTHOR_NAME="Mei Tanaka" commit "$time" "Move $slug to $place
+
+Kanban-Agent: build-bot"
+        else
+            GIT_AUTHOR_NAME="$(mover "$slug")" commit "$time" "Move $slug to $place"
+        fi
         ;;
     archive)
         old=$(ls cards/*/"$slug.md")

@@ -160,12 +160,14 @@ package enum ReportDocument {
     /// Dashed lines across the plot at each percentile's value, each labelled at its right end.
     static func horizontalLines(_ lines: [(Int, Double)], y: (Double) -> Double) -> String {
         var text = ""
-        for (percentile, value) in lines {
+        for (index, (percentile, value)) in lines.enumerated() {
             let color = ReportFormat.percentileColor(percentile)
+            // Labels side by side from the right, the highest percentile last, so that close lines keep them apart.
+            let labelX = margin.left + plotWidth - 2 - Double(lines.count - 1 - index) * 78
             text += "<line x1=\"\(format(margin.left))\" y1=\"\(format(y(value)))\" x2=\"\(format(margin.left + plotWidth))\" "
                 + "y2=\"\(format(y(value)))\" stroke=\"\(color)\" stroke-dasharray=\"4 3\"><title>\(percentile)th percentile: "
                 + "\(ReportFormat.number(value)) days</title></line>\n"
-            text += "<text x=\"\(format(margin.left + plotWidth - 2))\" y=\"\(format(y(value) - 3))\" text-anchor=\"end\" fill=\"\(color)\">"
+            text += "<text x=\"\(format(labelX))\" y=\"\(format(y(value) - 3))\" text-anchor=\"end\" fill=\"\(color)\">"
                 + "\(percentile)% \(ReportFormat.number(value)) d</text>\n"
         }
         return text
@@ -296,7 +298,7 @@ package enum ReportDocument {
         }
         text += "<text x=\"\(format(margin.left + width / 2))\" y=\"\(format(bottom + 14))\" text-anchor=\"middle\" fill=\"#666\">\(escaped(bars[0].label))</text>\n"
         if bars.count > 1 {
-            text += "<text x=\"\(format(margin.left + plotWidth - width / 2))\" y=\"\(format(bottom + 14))\" text-anchor=\"middle\" fill=\"#666\">"
+            text += "<text x=\"\(format(margin.left + plotWidth))\" y=\"\(format(bottom + 14))\" text-anchor=\"end\" fill=\"#666\">"
                 + "\(escaped(bars[bars.count - 1].label)) \(unit)</text>\n"
         }
         for (offset, mark) in marks.enumerated() {
