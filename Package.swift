@@ -28,7 +28,7 @@ let package = Package(
         // The adversaries that attack the guarantees (crash, stress, converge); they drive the kanban binary only.
         .executableTarget(name: "kanban-harness", path: "Harness/kanban-harness"),
         // What the test targets share: the seeded generator, executable scripts, waiting on a condition.
-        .target(name: "KanbanTestSupport", path: "Tests/KanbanTestSupport"),
+        .target(name: "KanbanTestSupport", dependencies: ["KanbanCore"], path: "Tests/KanbanTestSupport"),
         .testTarget(name: "KanbanCoreTests", dependencies: ["KanbanCore", "KanbanTestSupport"]),
         .testTarget(name: "KanbanGitTests", dependencies: ["KanbanGit", "KanbanCore", "KanbanSubprocess", "KanbanTestSupport"]),
         .testTarget(name: "KanbanWatchTests", dependencies: ["KanbanWatch", "KanbanCore", "KanbanTestSupport"]),

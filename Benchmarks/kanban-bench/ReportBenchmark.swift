@@ -1,3 +1,4 @@
+import KanbanCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -124,7 +124,7 @@ public struct FlowForecast: Sendable, Hashable {
             throw KanbanError(.invalidArgument, "too little history to forecast from: \(finished == 0 ? "no card" : "only \(finished) card\(finished == 1 ? "" : "s")") "
                 + "finished in the \(dayCount) days from \(window); a forecast needs at least \(Self.minimumFinished) (give a longer --forecast-window?)")
         }
-        var generator = SplitMix64(seed: options.seed)
+        var generator = SeededGenerator(seed: options.seed)
         var outcomes: [Int] = []
         outcomes.reserveCapacity(options.trials)
         let count = UInt64(samples.count)
@@ -183,23 +183,5 @@ public struct FlowForecast: Sendable, Hashable {
         trials = options.trials
         seed = options.seed
         self.histogram = histogram
-    }
-}
-
-/// Sebastiano Vigna's SplitMix64: a small, fast generator whose output depends on the seed alone, so that a forecast
-/// with a seed is the same on every machine and every version.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

@@ -207,6 +207,7 @@ extension JSON {
                     "id": .string(id),
                     "name": .string(column?.name ?? id),
                     "collapsed": .bool(column?.isCollapsed ?? false),
+                    "limit": column?.wipLimit.map { .number(String($0)) } ?? .null,
                     "cards": .array(snapshot.cards(inColumn: id).map { JSON(card: $0) }),
                 ])
             }),
