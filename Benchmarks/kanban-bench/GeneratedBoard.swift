@@ -1,4 +1,5 @@
 import KanbanCore
+
 /// One generated card file: where it goes and its bytes.
 struct GeneratedCard {
     /// Path relative to the board directory.

@@ -1,4 +1,5 @@
 import KanbanCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
