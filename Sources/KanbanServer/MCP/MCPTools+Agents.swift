@@ -41,6 +41,7 @@ extension MCPTools {
             if let unshared = outcome.unshared {
                 members["warning"] = .string("the claim stands, committed here, but could not be shared: \(unshared.message); the next sync sends it")
             }
+            if let excess = outcome.claim.change.overLimit { members["overLimit"] = .string(excess.message) }
             if !outcome.lost.isEmpty {
                 members["lost"] = .array(outcome.lost.map { .object(["card": .string($0.slug), "holder": .string($0.holder)]) })
             }

@@ -151,6 +151,7 @@ enum ClaimCommand: KanbanCommand {
             if let unshared = outcome.unshared {
                 context.errorOutput.writeLine("\(context.errorStylist.apply(.bold + .yellow, to: "warning")): the claim stands, committed here, but could not be shared: \(unshared.message); the next 'kanban sync' sends it (and says if another clone claimed the card first)")
             }
+            context.warn(outcome.claim.change.overLimit)
             let card = outcome.claim.card
             if isJSON {
                 try context.printCardsJSON([card])

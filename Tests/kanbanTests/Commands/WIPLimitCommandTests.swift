@@ -74,4 +74,13 @@ import Testing
             #expect(refused.stderr.contains("board.md sets wip-limits: strict"), "\(refused.stderr)")
         }
     }
+
+    @Test func aClaimIntoAFullStartColumnWarns() throws {
+        try withTemporaryBoard(.sample) { board throws in
+            #expect(try board.run(["column", "limit", "in-progress", "5"]).status == 0)
+            let claimed = try board.run(["claim", "press-kit-and-screenshots", "--as", "agent-1"])
+            #expect(claimed.status == 0, "\(claimed)")
+            #expect(claimed.stderr.contains("warning: column 'in-progress' holds 6 cards, over its WIP limit of 5"), "\(claimed.stderr)")
+        }
+    }
 }
