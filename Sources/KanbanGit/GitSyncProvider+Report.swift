@@ -9,8 +9,8 @@ extension GitSyncProvider {
     /// What was read is kept in a cache beside the board index (``HistoryCache``), keyed by the commit it was read up
     /// to: the next call reads only the commits since (`git log <tip>..HEAD`) and the objects it has not seen, or
     /// nothing from git but HEAD's name when HEAD has not moved. A history rewritten since (a rebase, a reset, a
-    /// force-push fetched: the cached tip is no ancestor of HEAD), or read under another shallow boundary, is read
-    /// again in full.
+    /// force-push fetched: the cached tip is no ancestor of HEAD), read under another shallow boundary, or grown by a
+    /// merge (whose other line a whole read may list among the cached commits) is read again in full.
     /// - Parameter usingCache: Whether to read and write the cache; `KANBAN_HISTORY_CACHE=off` in git's environment
     ///   turns it off too.
     /// - Returns: The cards in the order their histories began; none when the branch has no commit yet.
@@ -27,9 +27,12 @@ extension GitSyncProvider {
         var log: HistoryLog
         if let cached, cached.tip == tip {
             log = cached.log
-        } else if let cached, try isAncestor(cached.tip, of: tip) {
+        } else if let cached, try isAncestor(cached.tip, of: tip),
+                  case let since = try readLog(range: cached.tip + ".." + tip, repository: repository), !since.commits.contains(where: \.isMerge) {
+            // Commits on top of the tip, one after another: a whole read lists the cached ones, then these. A merge
+            // brings in a line of history a whole read may list among the cached commits, so it is read whole.
             log = cached.log
-            log.commits += try readLog(range: cached.tip + ".." + tip, repository: repository).commits
+            log.commits += since.commits
         } else {
             log = try readLog(range: tip, repository: repository)
         }
