@@ -95,8 +95,7 @@ extension GitSyncProvider {
     /// is a cut, not the board's beginning, so every card there seems created at the cut.
     /// - Throws: ``SyncError/Code/notARepository`` and the like, or ``SyncError/Code/gitFailed``.
     public func isHistoryShallow() throws(SyncError) -> Bool {
-        _ = try requireRepository(allowingDetached: true)
-        let output = try git.check(["rev-parse", "--is-shallow-repository"], readOnly: true)
-        return String(decoding: output.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "true"
+        // What `git rev-parse --is-shallow-repository` looks at, without a process: the repository's `shallow` file.
+        !Self.shallowKey(gitDirectory: try requireRepository(allowingDetached: true).gitDirectory).isEmpty
     }
 }

@@ -205,6 +205,14 @@ public final class BoardStore: Sendable {
     ///   ``KanbanError/Code/ambiguousCard`` (with the matches), ``KanbanError/Code/outsideBoard`` for a path
     ///   outside the board, ``KanbanError/Code/invalidCard`` when the file cannot be parsed,
     ///   ``KanbanError/Code/notRegularFile`` for a FIFO or other special file.
+    /// The slugs of the cards in `scope`, from their file names alone: no card is read (an archived card's without the
+    /// date its file name starts with). For a question that needs only which cards there are.
+    public func slugs(in scope: CardScope = .all) throws(KanbanError) -> [String] {
+        let root = try openRoot()
+        let board = try readBoardFile(in: root).board
+        return try listCardFiles(scope, columns: nil, board: board, in: root).files.map(\.slug)
+    }
+
     public func card(_ reference: String, in scope: CardScope = .active) throws(KanbanError) -> Card {
         let root = try openRoot()
         settleIfUnlocked(root)

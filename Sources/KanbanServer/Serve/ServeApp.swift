@@ -206,11 +206,11 @@ package final class ServeApp: @unchecked Sendable {
             let histories = try provider.cardHistories()
             let report = try FlowReport(board: board, cards: histories, options: options)
             let forecast = try forecastOptions.map { options throws(KanbanError) in try FlowForecast(report, options: options) }
-            let current = (try? store.load(.all).cards) ?? []
             let note = (try? provider.isHistoryShallow()) == true
                 ? "The history is shallow: only what it shows is counted; cards seem created where it was cut (git fetch --unshallow)." : nil
-            let chosen = current.filter { card in options.labels.allSatisfy(card.labels.contains) }
-            return page(.ok, ReportDocument.html(report, title: board.title, notInHistory: FlowReport.slugsNotInHistory(chosen, histories: histories),
+            let chosen = options.labels.isEmpty ? ((try? store.slugs(in: .all)) ?? [])
+                : ((try? store.load(.all).cards) ?? []).filter { card in options.labels.allSatisfy(card.labels.contains) }.map(\.slug)
+            return page(.ok, ReportDocument.html(report, title: board.title, notInHistory: FlowReport.slugsNotInHistory(slugs: chosen, histories: histories),
                                                  note: note, forecast: forecast, form: form))
         } catch let error as KanbanError {
             return page(.badRequest, ReportDocument.message(error.message, form: form))
