@@ -38,10 +38,10 @@ package indirect enum JSON: Sendable, Equatable {
             output += "["
             for (index, item) in items.enumerated() {
                 if index > 0 { output += "," }
-                if pretty { output += "\n" + String(repeating: "  ", count: indent + 1) }
+                if pretty { JSON.newLine(indent + 1, into: &output) }
                 item.write(to: &output, pretty: pretty, indent: indent + 1)
             }
-            if pretty { output += "\n" + String(repeating: "  ", count: indent) }
+            if pretty { JSON.newLine(indent, into: &output) }
             output += "]"
         case .object(let members):
             if members.isEmpty {
@@ -49,15 +49,27 @@ package indirect enum JSON: Sendable, Equatable {
                 return
             }
             output += "{"
-            for (index, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+            for (index, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
                 if index > 0 { output += "," }
-                if pretty { output += "\n" + String(repeating: "  ", count: indent + 1) }
-                JSON.quote(key, into: &output)
+                if pretty { JSON.newLine(indent + 1, into: &output) }
+                JSON.quote(member.key, into: &output)
                 output += pretty ? ": " : ":"
-                members[key]?.write(to: &output, pretty: pretty, indent: indent + 1)
+                member.value.write(to: &output, pretty: pretty, indent: indent + 1)
             }
-            if pretty { output += "\n" + String(repeating: "  ", count: indent) }
+            if pretty { JSON.newLine(indent, into: &output) }
             output += "}"
+        }
+    }
+
+    /// Line breaks followed by two spaces per level, made once.
+    private static let newLines = (0..<16).map { "\n" + String(repeating: "  ", count: $0) }
+
+    /// A line break and `level` levels of indentation.
+    private static func newLine(_ level: Int, into output: inout String) {
+        if level < newLines.count {
+            output += newLines[level]
+        } else {
+            output += "\n" + String(repeating: "  ", count: level)
         }
     }
 
