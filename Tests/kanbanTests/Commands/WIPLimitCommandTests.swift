@@ -1,4 +1,5 @@
 import Foundation
+import KanbanTestSupport
 import Testing
 
 /// WIP limits through the command line: `column limit`/`queue`, the count/limit in `column list` and `board`, and
@@ -81,6 +82,27 @@ import Testing
             let claimed = try board.run(["claim", "press-kit-and-screenshots", "--as", "agent-1"])
             #expect(claimed.status == 0, "\(claimed)")
             #expect(claimed.stderr.contains("warning: column 'in-progress' holds 6 cards, over its WIP limit of 5"), "\(claimed.stderr)")
+        }
+    }
+
+    /// Many processes adding to a strict column at once: the board's lock lets exactly as many in as the limit says,
+    /// and every other is refused with nothing written.
+    @Test func racingAddsNeverPutAStrictColumnOverItsLimit() throws {
+        try withTemporaryBoard(.sample) { board throws in
+            #expect(try board.run(["column", "add", "qa"]).status == 0)
+            #expect(try board.run(["column", "limit", "qa", "3"]).status == 0)
+            try board.write(try board.text("board.md").replacingOccurrences(of: "title: Lumen 2.0 Launch\n", with: "title: Lumen 2.0 Launch\nwip-limits: strict\n"),
+                            to: "board.md")
+            let statuses = Locked<[Int32]>([])
+            DispatchQueue.concurrentPerform(iterations: 12) { index in
+                let status = (try? board.run(["add", "Racer \(index)", "--column", "qa"]).status) ?? -1
+                statuses.withLock { $0.append(status) }
+            }
+            let all = statuses.withLock { $0 }
+            #expect(all.filter { $0 == 0 }.count == 3, "\(all)")
+            #expect(all.filter { $0 == 1 }.count == 9, "\(all)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: board.path + "/cards/qa").filter { $0.hasSuffix(".md") }
+            #expect(files.count == 3, "\(files)")
         }
     }
 }
