@@ -2,13 +2,13 @@ import Foundation
 import KanbanCore
 
 /// Reading a board's ``HistoryLog`` from `git log --reverse --topo-order --full-history --no-renames -c --raw -z
-/// --no-abbrev --format=%x01%H %at %P` (see ``arguments``): parents before children, each merge's changes against all
-/// its parents at once (`-c`).
+/// --no-abbrev --format=%x01%H %at %P%x02%an%x02%ae%x02<Kanban-Agent trailers>` (see ``arguments``): parents before
+/// children, each merge's changes against all its parents at once (`-c`), and who made each commit.
 extension HistoryLog {
     /// The `git log` arguments whose output ``init(parsing:)`` reads, run in the board directory.
     package static let arguments = [
         "log", "--reverse", "--topo-order", "--full-history", "--no-renames", "-c", "--raw", "-z", "--no-abbrev",
-        "--relative", "--format=%x01%H %at %P",
+        "--relative", "--format=%x01%H %at %P%x02%an%x02%ae%x02%(trailers:key=Kanban-Agent,valueonly,unfold,separator=%x2C)",
     ]
 
     /// The board's own paths, as pathspecs for ``arguments``.
@@ -47,8 +47,15 @@ extension HistoryLog {
         self.init(commits: commits)
     }
 
-    /// A commit from its header, `<hash> <author time> <parent>...`.
-    private static func commit(_ header: UnsafeBufferPointer<UInt8>) -> Commit? {
+    /// A commit from its header, `<hash> <author time> <parent>...`, then the author's name, email and the
+    /// `Kanban-Agent` trailers' values, each after a byte 2 (which git's names, emails and unfolded trailers do not
+    /// hold; a header without them has an empty author).
+    private static func commit(_ record: UnsafeBufferPointer<UInt8>) -> Commit? {
+        var fields = record.split(separator: 2, maxSplits: 3, omittingEmptySubsequences: false)
+        let header = fields.removeFirst()
+        func text(_ index: Int) -> String { index < fields.count ? String(decoding: fields[index], as: UTF8.self) : "" }
+        let agent = text(2).trimmingCharacters(in: .whitespacesAndNewlines)
+        let author = CommitAuthor(name: text(0), email: text(1), agent: agent.isEmpty ? nil : agent)
         let words = header.split(separator: UInt8(ascii: " "))
         guard words.count >= 2, !words[1].isEmpty else { return nil }
         var time: Int64 = 0
@@ -56,7 +63,8 @@ extension HistoryLog {
             guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9"), time < Int64.max / 10 - 10 else { return nil }
             time = time * 10 + Int64(digit - UInt8(ascii: "0"))
         }
-        return Commit(hash: String(decoding: words[0], as: UTF8.self), time: time, parentCount: words.count - 2, changes: [])
+        return Commit(hash: String(decoding: words[0], as: UTF8.self), time: time, parentCount: words.count - 2,
+                      parents: words.dropFirst(2).map { String(decoding: $0, as: UTF8.self) }, author: author, changes: [])
     }
 
     /// A change from a raw line's fields (`:100644 100644 <old> <new> M`, with one more mode and object per parent

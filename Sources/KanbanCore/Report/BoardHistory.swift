@@ -88,6 +88,7 @@ extension BoardHistory {
             var time: Int64
             var index: Int
             var commit: String
+            var author: CommitAuthor
             var place: CardPlace
             /// Whether the commit only changed the card where it was: that says nothing of its place unless the card
             /// was deleted meanwhile on another line of history (then a sync kept it, as changed after the delete).
@@ -115,7 +116,7 @@ extension BoardHistory {
             for observation in ordered where changes.last?.to != observation.place {
                 if observation.isPresence, let current = changes.last?.to, current != .deleted { continue }
                 changes.append(CardPlaceChange(time: Date(timeIntervalSince1970: TimeInterval(observation.time)), commit: observation.commit,
-                                               from: changes.last?.to, to: observation.place))
+                                               from: changes.last?.to, to: observation.place, author: observation.author))
             }
             let startsArchived = changes.first?.to == .archived
             return CardHistory(slug: slug, previousSlugs: Array(slugs.dropLast()), title: title, labels: labels, changes: changes,
@@ -155,7 +156,8 @@ extension BoardHistory {
 
         mutating func observe(_ card: Int, _ place: CardPlace, commit: HistoryLog.Commit, index: Int, object: String?,
                               isPresence: Bool = false) {
-            cards[card].observations.append(.init(time: commit.time, index: index, commit: commit.hash, place: place, isPresence: isPresence))
+            cards[card].observations.append(.init(time: commit.time, index: index, commit: commit.hash, author: commit.author, place: place,
+                                                     isPresence: isPresence))
             if let object {
                 owner[object] = card
                 cards[card].lastObject = object

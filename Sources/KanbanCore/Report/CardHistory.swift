@@ -26,13 +26,16 @@ public struct CardPlaceChange: Sendable, Hashable {
     public var from: CardPlace?
     /// Where the card is after.
     public var to: CardPlace
+    /// Who made the commit; nil when not known.
+    public var author: CommitAuthor?
 
     /// Creates a change.
-    public init(time: Date, commit: String, from: CardPlace?, to: CardPlace) {
+    public init(time: Date, commit: String, from: CardPlace?, to: CardPlace, author: CommitAuthor? = nil) {
         self.time = time
         self.commit = commit
         self.from = from
         self.to = to
+        self.author = author
     }
 
     /// What the change was: `created`, `moved`, `archived`, `unarchived`, `deleted` or `restored`.
