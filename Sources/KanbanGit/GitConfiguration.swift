@@ -20,6 +20,9 @@ public struct GitConfiguration: Sendable, Hashable {
     public var lockRetryDelay: Duration
     /// How many times a push rejected because the upstream moved on is tried (each after a pull).
     public var pushAttempts: Int
+    /// Whether ``GitSyncProvider/cardHistories()`` keeps what it read of the history in the history cache and reads
+    /// only the commits made since (true by default; the CLI turns it off for `KANBAN_HISTORY_CACHE=off`).
+    public var usesHistoryCache = true
 
     /// Creates a configuration.
     /// - Parameters:

@@ -6,89 +6,132 @@ extension GitSyncProvider {
     /// Every card's history, read from the commits reachable from HEAD: one `git log` over the board's files and two
     /// `git cat-file --batch` reads (the versions of `board.md`, each card's last version). See ``BoardHistory``.
     ///
-    /// What was read is kept in a cache beside the board index (``HistoryCache``), keyed by the commit it was read up
-    /// to: the next call reads only the commits since (`git log <tip>..HEAD`) and the objects it has not seen, or
-    /// nothing from git but HEAD's name when HEAD has not moved. A history rewritten since (a rebase, a reset, a
-    /// force-push fetched: the cached tip is no ancestor of HEAD), read under another shallow boundary, or grown by a
-    /// merge (whose other line a whole read may list among the cached commits) is read again in full.
-    /// - Parameter usingCache: Whether to read and write the cache; `KANBAN_HISTORY_CACHE=off` in git's environment
-    ///   turns it off too.
+    /// What it reads is kept in the history cache beside the board index (`.git/kanban-index/history-…`, see
+    /// ``HistoryCache``) unless ``GitConfiguration/usesHistoryCache`` is false: the next call reads only the commits
+    /// made since, and none when HEAD has not moved. A history rewritten since (a rebase, a reset, a force-push), or a
+    /// shallow history deepened, is read again whole. The histories are the same either way.
     /// - Returns: The cards in the order their histories began; none when the branch has no commit yet.
     /// - Throws: ``SyncError/Code/notARepository`` and the like, or ``SyncError/Code/gitFailed``.
-    public func cardHistories(usingCache: Bool = true) throws(SyncError) -> [CardHistory] {
+    public func cardHistories() throws(SyncError) -> [CardHistory] {
         let repository = try requireRepository(allowingDetached: true)
-        let head = try git.run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], readOnly: true)
-        guard head.succeeded else { return [] }
-        let tip = head.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let cachePath = usingCache && configuration.environment["KANBAN_HISTORY_CACHE"] != "off" ? HistoryCache.path(forBoard: store.directory) : nil
-        let shallowKey = Self.shallowKey(gitDirectory: repository.gitDirectory)
-        let cached = cachePath.flatMap { HistoryCache.read(from: $0, boardPath: store.directory) }.flatMap { $0.shallowKey == shallowKey ? $0 : nil }
-
-        var log: HistoryLog
-        if let cached, cached.tip == tip {
-            log = cached.log
-        } else if let cached, try isAncestor(cached.tip, of: tip),
-                  case let since = try readLog(range: cached.tip + ".." + tip, repository: repository), !since.commits.contains(where: \.isMerge) {
-            // Commits on top of the tip, one after another: a whole read lists the cached ones, then these. A merge
-            // brings in a line of history a whole read may list among the cached commits, so it is read whole.
-            log = cached.log
-            log.commits += since.commits
-        } else {
-            log = try readLog(range: tip, repository: repository)
+        let resolved = try git.run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], readOnly: true)
+        guard resolved.succeeded else { return [] }
+        let head = resolved.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Paths make git work out which commits touch them, which doubles its work: a board at the top of its
+        // repository takes every change and leaves out what is not the board's itself.
+        let paths = repository.prefix.isEmpty ? [] : ["--"] + HistoryLog.pathspecs
+        guard configuration.usesHistoryCache else {
+            let log = HistoryLog(parsing: try git.check(HistoryLog.arguments + [head] + paths, readOnly: true).output)
+            return try histories(log) { objects throws(SyncError) in try blobs(objects) }
         }
-        // Objects come from the cache when it has them; only those this history needs are kept.
-        var kept: [String: [UInt8]] = [:]
-        let known = cached?.objects ?? [:]
-        let histories: [CardHistory]
+        let key = HistoryCache.Key(boardPath: store.directory, tip: head, shallow: shallowDigest(gitDirectory: repository.gitDirectory))
+        let path = repository.gitDirectory + "/kanban-index/" + HistoryCache.fileName(boardPath: store.directory)
+        var cache: HistoryCache
+        var isChanged = true
+        if let cached = HistoryCache.read(from: path, boardPath: key.boardPath), cached.key.shallow == key.shallow {
+            cache = cached
+            if cached.key.tip == head {
+                isChanged = false
+            } else if let log = try log(continuing: cached.log, from: cached.key.tip, to: head, paths: paths) {
+                cache.log = log
+            } else {
+                cache = HistoryCache(key: key, log: HistoryLog(parsing: try git.check(HistoryLog.arguments + [head] + paths, readOnly: true).output),
+                                     boardColumns: cached.boardColumns, cardVersions: cached.cardVersions)
+            }
+            cache.key = key
+        } else {
+            cache = HistoryCache(key: key, log: HistoryLog(parsing: try git.check(HistoryLog.arguments + [head] + paths, readOnly: true).output))
+        }
+        let result = try histories(cache.log) { objects throws(SyncError) in
+            let missing = objects.filter { cache.boardColumns[$0] == nil }
+            for (object, bytes) in try blobs(missing) {
+                // Only ids and names count for renames.
+                guard let columns = BoardHistory.columns(boardFile: bytes) else { continue }
+                cache.boardColumns[object] = columns.map { Column(id: $0.id, name: $0.name) }
+                isChanged = true
+            }
+            return cache.boardColumns.filter { objects.contains($0.key) }
+        } cardVersions: { objects throws(SyncError) in
+            var versions: [String: CardVersionSummary?] = [:]
+            versions.reserveCapacity(objects.count)
+            var missing: Set<String> = []
+            for object in objects {
+                if let known = cache.cardVersions[object] { versions[object] = known } else { missing.insert(object) }
+            }
+            for (object, bytes) in try blobs(missing) { versions[object] = CardVersionSummary(bytes: bytes) }
+            // Only the cards' last versions are kept: an older one is not asked for again.
+            if !missing.isEmpty || versions.count != cache.cardVersions.count {
+                cache.cardVersions = versions
+                isChanged = true
+            }
+            return versions.compactMapValues { $0 }
+        }
+        if isChanged { cache.write(to: path) }
+        return result
+    }
+
+    /// ``BoardHistory``'s cards, with git's errors passed on as they are.
+    private func histories(_ log: HistoryLog, read: (Set<String>) throws(SyncError) -> [String: [UInt8]]) throws(SyncError) -> [CardHistory] {
+        try histories(log) { objects throws(SyncError) in try read(objects).compactMapValues(BoardHistory.columns(boardFile:)) }
+            cardVersions: { objects throws(SyncError) in try read(objects).compactMapValues(CardVersionSummary.init(bytes:)) }
+    }
+
+    private func histories(_ log: HistoryLog, boardColumns: (Set<String>) throws(SyncError) -> [String: [Column]],
+                           cardVersions: (Set<String>) throws(SyncError) -> [String: CardVersionSummary]) throws(SyncError) -> [CardHistory] {
         do {
-            histories = try BoardHistory(log) { objects in
-                var found: [String: [UInt8]] = [:]
-                var missing: Set<String> = []
-                for object in objects {
-                    if let bytes = known[object] { found[object] = bytes } else { missing.insert(object) }
-                }
-                found.merge(try blobs(missing)) { first, _ in first }
-                kept.merge(found) { first, _ in first }
-                return found
-            }.cards
+            return try BoardHistory(log, boardColumns: boardColumns, cardVersions: cardVersions).cards
         } catch let error as SyncError {
             throw error
         } catch {
             throw SyncError(.gitFailed, "cannot read the board's history: \(error)")
         }
-        if let cachePath, cached?.tip != tip || Set(cached?.objects.keys ?? [:].keys) != Set(kept.keys) {
-            HistoryCache(boardPath: store.directory, shallowKey: shallowKey, tip: tip, log: log, objects: kept).write(to: cachePath)
+    }
+
+    /// `log` (read up to `tip`) followed by the commits after it up to `head`, in the order `git log` gives the whole
+    /// history; nil when `tip` is no longer an ancestor of `head` (a rebase, a reset, a force-push) or is gone.
+    private func log(continuing log: HistoryLog, from tip: String, to head: String, paths: [String]) throws(SyncError) -> HistoryLog? {
+        guard try git.run(["merge-base", "--is-ancestor", tip, head], readOnly: true).succeeded else { return nil }
+        let output = try git.run(HistoryLog.arguments + [tip + ".." + head] + paths, readOnly: true)
+        guard output.succeeded else { return nil }
+        let newer = HistoryLog(parsing: output.output).commits
+        // Commits one after another on top of the tip come after it in the whole history's order too.
+        var previous = tip
+        var isChain = true
+        for commit in newer {
+            guard commit.parents == [previous] else {
+                isChain = false
+                break
+            }
+            previous = commit.hash
         }
-        return histories
-    }
-
-    /// The board's commits in `range` (`HEAD`, or `<tip>..HEAD`), parents first.
-    private func readLog(range: String, repository: Repository) throws(SyncError) -> HistoryLog {
-        // Paths make git work out which commits touch them, which doubles its work: a board at the top of its
-        // repository takes every change and leaves out what is not the board's itself.
-        let paths = repository.prefix.isEmpty ? [] : ["--"] + HistoryLog.pathspecs
-        let output = try git.check(HistoryLog.arguments + [range] + paths, readOnly: true)
-        return HistoryLog(parsing: output.output)
-    }
-
-    /// Whether `ancestor` is `commit` or one of its ancestors (false when git no longer has it).
-    private func isAncestor(_ ancestor: String, of commit: String) throws(SyncError) -> Bool {
-        guard ancestor.utf8.count == 40 || ancestor.utf8.count == 64, ancestor.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) else {
-            return false
+        if isChain { return HistoryLog(commits: log.commits + newer) }
+        // Else (a merge, commits beside the tip) the whole history's order places them: `git rev-list` walks the same
+        // graph in the same order without diffing a tree (a board below the top leaves out commits that do not
+        // touch it, and keeps the others' order).
+        let order = try git.check(["rev-list", "--reverse", "--topo-order", "--full-history", head], readOnly: true).output
+        var position: [Substring: Int] = [:]
+        position.reserveCapacity(log.commits.count + newer.count)
+        for (number, line) in String(decoding: order, as: UTF8.self).split(separator: "\n").enumerated() { position[line] = number }
+        var placed: [(Int, HistoryLog.Commit)] = []
+        placed.reserveCapacity(log.commits.count + newer.count)
+        for commit in log.commits + newer {
+            guard let number = position[Substring(commit.hash)] else { return nil }
+            placed.append((number, commit))
         }
-        return try git.run(["merge-base", "--is-ancestor", ancestor, commit], readOnly: true).status == 0
+        placed.sort { $0.0 < $1.0 }
+        return HistoryLog(commits: placed.map(\.1))
     }
 
-    /// What makes a history shallow: the `shallow` file of the repository (its common directory for a linked
-    /// worktree), empty when there is none.
-    static func shallowKey(gitDirectory: String) -> String {
+    /// A digest of the commits the repository's history is cut at (`shallow` in its common git directory); empty
+    /// when it is not shallow.
+    private func shallowDigest(gitDirectory: String) -> String {
         var common = gitDirectory
         if let bytes = try? FileSystem.readFile(gitDirectory + "/commondir") {
-            let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            common = text.hasPrefix("/") ? text : gitDirectory + "/" + text
+            let named = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if !named.isEmpty { common = named.hasPrefix("/") ? named : gitDirectory + "/" + named }
         }
-        guard let bytes = try? FileSystem.readFile(common + "/shallow") else { return "" }
-        return String(decoding: bytes, as: UTF8.self)
+        guard let bytes = try? FileSystem.readFile(common + "/shallow"), !bytes.isEmpty else { return "" }
+        return HistoryCache.digest(bytes)
     }
 
     /// Whether the repository's history is shallow (a `git clone --depth` or CI's default checkout): its first commit
@@ -96,6 +139,6 @@ extension GitSyncProvider {
     /// - Throws: ``SyncError/Code/notARepository`` and the like, or ``SyncError/Code/gitFailed``.
     public func isHistoryShallow() throws(SyncError) -> Bool {
         // What `git rev-parse --is-shallow-repository` looks at, without a process: the repository's `shallow` file.
-        !Self.shallowKey(gitDirectory: try requireRepository(allowingDetached: true).gitDirectory).isEmpty
+        !shallowDigest(gitDirectory: try requireRepository(allowingDetached: true).gitDirectory).isEmpty
     }
 }

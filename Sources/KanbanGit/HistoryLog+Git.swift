@@ -3,12 +3,12 @@ import KanbanCore
 
 /// Reading a board's ``HistoryLog`` from `git log --reverse --topo-order --full-history --no-renames -c --raw -z
 /// --no-abbrev --format=%x01%H %at %P%x02%an%x02%ae%x02<Kanban-Agent trailers>` (see ``arguments``): parents before
-/// children, each merge's changes against all its parents at once (`-c`), each commit with its author.
+/// children, each merge's changes against all its parents at once (`-c`), and who made each commit.
 extension HistoryLog {
     /// The `git log` arguments whose output ``init(parsing:)`` reads, run in the board directory.
     package static let arguments = [
         "log", "--reverse", "--topo-order", "--full-history", "--no-renames", "-c", "--raw", "-z", "--no-abbrev",
-        "--relative", "--format=%x01%H %at %P%x02%an%x02%ae%x02%(trailers:key=Kanban-Agent,valueonly,separator=%x2C)",
+        "--relative", "--format=%x01%H %at %P%x02%an%x02%ae%x02%(trailers:key=Kanban-Agent,valueonly,unfold,separator=%x2C)",
     ]
 
     /// The board's own paths, as pathspecs for ``arguments``.
@@ -47,25 +47,24 @@ extension HistoryLog {
         self.init(commits: commits)
     }
 
-    /// A commit from its header, `<hash> <author time> <parent>...`, then `\u{2}`-separated the author's name, email
-    /// and the values of its `Kanban-Agent:` trailers (the first is taken).
-    private static func commit(_ header: UnsafeBufferPointer<UInt8>) -> Commit? {
-        let fields = header.split(separator: 2, omittingEmptySubsequences: false)
-        guard let first = fields.first else { return nil }
-        let words = first.split(separator: UInt8(ascii: " "))
+    /// A commit from its header, `<hash> <author time> <parent>...`, then the author's name, email and the
+    /// `Kanban-Agent` trailers' values, each after a byte 2 (which git's names, emails and unfolded trailers do not
+    /// hold; a header without them has an empty author).
+    private static func commit(_ record: UnsafeBufferPointer<UInt8>) -> Commit? {
+        var fields = record.split(separator: 2, maxSplits: 3, omittingEmptySubsequences: false)
+        let header = fields.removeFirst()
+        func text(_ index: Int) -> String { index < fields.count ? String(decoding: fields[index], as: UTF8.self) : "" }
+        let agent = text(2).trimmingCharacters(in: .whitespacesAndNewlines)
+        let author = CommitAuthor(name: text(0), email: text(1), agent: agent.isEmpty ? nil : agent)
+        let words = header.split(separator: UInt8(ascii: " "))
         guard words.count >= 2, !words[1].isEmpty else { return nil }
         var time: Int64 = 0
         for digit in words[1] {
             guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9"), time < Int64.max / 10 - 10 else { return nil }
             time = time * 10 + Int64(digit - UInt8(ascii: "0"))
         }
-        func text(_ index: Int) -> String {
-            guard fields.indices.contains(index) else { return "" }
-            return String(decoding: fields[index], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        let agent = text(3).split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        return Commit(hash: String(decoding: words[0], as: UTF8.self), time: time, parentCount: words.count - 2, changes: [],
-                      author: CommitAuthor(name: text(1), email: text(2), agent: agent))
+        return Commit(hash: String(decoding: words[0], as: UTF8.self), time: time, parentCount: words.count - 2,
+                      parents: words.dropFirst(2).map { String(decoding: $0, as: UTF8.self) }, author: author, changes: [])
     }
 
     /// A change from a raw line's fields (`:100644 100644 <old> <new> M`, with one more mode and object per parent

@@ -33,6 +33,22 @@ extension SyncTests {
             #expect(log.commits[1].changes.first?.after?.hasPrefix("4d353b7") == true)
         }
 
+        @Test func readsAuthorsAndTheAgentTrailer() throws {
+            var text = "\u{1}aaa 10 \u{2}Ana \u{C3}\u{B6}\u{2}ana@example.com\u{2}\0"
+            text += "\u{1}bbb 20 aaa\u{2}Bot\u{2}\u{2}bot-1,bot-2\n\0"
+            // Odd names: spaces, a colon, empty email and no agent; and a header from an older format (no fields).
+            text += "\u{1}ccc 30 bbb\u{2} Odd: Name \u{2}\u{2}\0"
+            text += "\u{1}ddd 40 ccc\0"
+            let log = HistoryLog(parsing: Array(text.utf8))
+            #expect(log.commits.map(\.hash) == ["aaa", "bbb", "ccc", "ddd"])
+            #expect(log.commits[0].author == CommitAuthor(name: "Ana \u{C3}\u{B6}", email: "ana@example.com", agent: nil))
+            #expect(log.commits[1].author == CommitAuthor(name: "Bot", email: "", agent: "bot-1,bot-2"))
+            #expect(log.commits[1].parents == ["aaa"])
+            #expect(log.commits[2].author == CommitAuthor(name: " Odd: Name ", email: "", agent: nil))
+            #expect(log.commits[3].author == CommitAuthor(name: "", email: "", agent: nil))
+            #expect(log.commits.map(\.time) == [10, 20, 30, 40])
+        }
+
         @Test func skipsWhatItCannotRead() {
             let log = HistoryLog(parsing: Array("\u{1}abc notatime\0\n:bad\0path\0\u{1}def 5\0".utf8))
             #expect(log.commits.map(\.hash) == ["def"])

@@ -339,7 +339,7 @@ struct CardIndexFile: Sendable {
         let directory = (path as NSString).deletingLastPathComponent
         try? FileSystem.makeDirectory(directory)
         let prefix = "." + (path as NSString).lastPathComponent + "."
-        removeAbandonedTemporaries(in: directory, prefix: prefix)
+        Self.removeAbandonedTemporaries(in: directory, prefix: prefix)
         let temporary = "\(directory)/\(prefix)\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let descriptor = FileSystem.retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
         guard descriptor >= 0 else { return }
@@ -375,8 +375,9 @@ struct CardIndexFile: Sendable {
         if !complete || rename(temporary, path) != 0 { unlink(temporary) }
     }
 
-    /// Removes the temporary files of writes whose process is gone (killed half-way): `<prefix><pid>.<random>.tmp`.
-    private func removeAbandonedTemporaries(in directory: String, prefix: String) {
+    /// Removes the temporary files of writes whose process is gone (killed half-way): `<prefix><pid>.<random>.tmp`
+    /// (the history cache's too).
+    static func removeAbandonedTemporaries(in directory: String, prefix: String) {
         guard let entries = try? FileSystem.OpenDirectory(directory)?.entries() else { return }
         for entry in entries where entry.name.hasPrefix(prefix) && entry.name.hasSuffix(".tmp") {
             let fields = entry.name.dropFirst(prefix.count).split(separator: ".")

@@ -21,6 +21,18 @@ package struct BoardHistory: Sendable {
     ///   - read: Reads git objects by id (a `git cat-file --batch`); called twice, once for `board.md`'s versions and
     ///     once for each card's last version. An object it does not return is taken as unreadable.
     package init(_ log: HistoryLog, read: (Set<String>) throws -> [String: [UInt8]]) rethrows {
+        try self.init(log, boardColumns: { objects in try read(objects).compactMapValues(Self.columns(boardFile:)) },
+                      cardVersions: { objects in try read(objects).compactMapValues(CardVersionSummary.init(bytes:)) })
+    }
+
+    /// Works out the histories from what was read of the objects before (the history cache keeps it).
+    /// - Parameters:
+    ///   - log: The board's commits.
+    ///   - boardColumns: The columns of versions of `board.md` by object id (``columns(boardFile:)``); an object it
+    ///     does not return is taken as unreadable.
+    ///   - cardVersions: What the history needs of card files' versions by object id (each card's last one).
+    package init(_ log: HistoryLog, boardColumns: (Set<String>) throws -> [String: [Column]],
+                 cardVersions: (Set<String>) throws -> [String: CardVersionSummary]) rethrows {
         // board.md's versions, for column renames.
         var boardObjects: Set<String> = []
         for commit in log.commits {
@@ -29,11 +41,7 @@ package struct BoardHistory: Sendable {
                 if let after = change.after { boardObjects.insert(after) }
             }
         }
-        let boardFiles = boardObjects.isEmpty ? [:] : try read(boardObjects)
-        var columns: [String: [Column]] = [:]
-        for (object, bytes) in boardFiles {
-            if let file = try? BoardFile(bytes: bytes) { columns[object] = file.board.columns }
-        }
+        let columns = boardObjects.isEmpty ? [:] : try boardColumns(boardObjects)
         var renames: [String: String] = [:]
         for commit in log.commits {
             for change in commit.changes where change.path == BoardFile.path {
@@ -46,9 +54,14 @@ package struct BoardHistory: Sendable {
         var builder = Builder(renames: renames)
         for (index, commit) in log.commits.enumerated() { builder.read(commit, index: index) }
         let lastObjects = Set(builder.cards.compactMap(\.lastObject))
-        let contents = lastObjects.isEmpty ? [:] : try read(lastObjects)
-        cards = builder.cards.map { card in card.history(content: card.lastObject.flatMap { contents[$0] }, renames: builder) }
+        let versions = lastObjects.isEmpty ? [:] : try cardVersions(lastObjects)
+        cards = builder.cards.map { card in card.history(version: card.lastObject.flatMap { versions[$0] }, renames: builder) }
         columnRenames = Dictionary(uniqueKeysWithValues: renames.keys.map { ($0, builder.column($0)) })
+    }
+
+    /// The columns a version of `board.md` declares (only their ids and names count); nil when it cannot be read.
+    package static func columns(boardFile bytes: [UInt8]) -> [Column]? {
+        (try? BoardFile(bytes: bytes))?.board.columns
     }
 
     /// The columns of `old` that `new` gives another id: each id that went away is paired with a new id of the same
@@ -76,6 +89,39 @@ package struct BoardHistory: Sendable {
     }
 }
 
+/// What ``BoardHistory`` needs of a version of a card file: its title, labels and `column:` field.
+package struct CardVersionSummary: Sendable, Hashable {
+    /// The title; nil when the file has none and the title is made from the file's name (``title(slug:)``).
+    package var title: String?
+    package var labels: [String]
+    /// The `column:` field, as written.
+    package var column: String?
+
+    package init(title: String?, labels: [String], column: String?) {
+        self.title = title
+        self.labels = labels
+        self.column = column
+    }
+
+    /// The summary of a card file's bytes; nil when they are no card.
+    package init?(bytes: [UInt8]) {
+        func read(slug: String) -> Card? {
+            let file = CardFile.archived(name: slug + ".md")
+            return CardReader.readPlain(bytes, file: file, includeBody: false)?.card
+                ?? (try? CardReader.read(bytes, file: file, includeBody: false))?.0
+        }
+        // The same bytes can be two cards' (one renamed): a title made from the name is kept as no title.
+        guard let card = read(slug: "a") else { return nil }
+        let isFromName = card.title == CardReader.titleFromSlug("a") && read(slug: "b")?.title == CardReader.titleFromSlug("b")
+        self.init(title: isFromName ? nil : card.title, labels: card.labels, column: card.columnField)
+    }
+
+    /// The card's title when its file is called `slug`.
+    package func title(slug: String) -> String {
+        title ?? CardReader.titleFromSlug(slug)
+    }
+}
+
 extension BoardHistory {
     /// A card while the log is read.
     struct CardTrace {
@@ -97,19 +143,15 @@ extension BoardHistory {
 
         /// The finished history: observations in time order (commit order among equal times), kept where the place
         /// changed.
-        func history(content: [UInt8]?, renames: Builder) -> CardHistory {
+        func history(version: CardVersionSummary?, renames: Builder) -> CardHistory {
             let slug = slugs.last ?? ""
             var title = slug
             var labels: [String] = []
             var archivedFrom: String?
-            if let content {
-                let file = CardFile.archived(name: slug + ".md")
-                if let card = CardReader.readPlain(content, file: file, includeBody: false)?.card
-                    ?? (try? CardReader.read(content, file: file, includeBody: false))?.0 {
-                    title = card.title
-                    labels = card.labels
-                    archivedFrom = card.columnField.map(renames.column)
-                }
+            if let version {
+                title = version.title(slug: slug)
+                labels = version.labels
+                archivedFrom = version.column.map(renames.column)
             }
             let ordered = observations.sorted { ($0.time, $0.index) < ($1.time, $1.index) }
             var changes: [CardPlaceChange] = []
@@ -157,7 +199,7 @@ extension BoardHistory {
         mutating func observe(_ card: Int, _ place: CardPlace, commit: HistoryLog.Commit, index: Int, object: String?,
                               isPresence: Bool = false) {
             cards[card].observations.append(.init(time: commit.time, index: index, commit: commit.hash, author: commit.author, place: place,
-                                                  isPresence: isPresence))
+                                                     isPresence: isPresence))
             if let object {
                 owner[object] = card
                 cards[card].lastObject = object

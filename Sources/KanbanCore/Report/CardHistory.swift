@@ -16,27 +16,6 @@ public enum CardPlace: Sendable, Hashable {
     }
 }
 
-/// Who wrote a commit: git's author, and the agent its `Kanban-Agent:` trailer names (commits made with
-/// `KANBAN_AGENT` set carry one).
-public struct CommitAuthor: Sendable, Hashable {
-    /// The author's name.
-    public var name: String
-    /// The author's email.
-    public var email: String
-    /// The agent that made the commit, if one did.
-    public var agent: String?
-
-    /// Creates an author.
-    public init(name: String, email: String, agent: String? = nil) {
-        self.name = name
-        self.email = email
-        self.agent = agent
-    }
-
-    /// Whom the work counts for: the agent, else the person.
-    public var worker: String { agent ?? name }
-}
-
 /// One change of a card's place: made, moved, archived, unarchived, deleted or brought back.
 public struct CardPlaceChange: Sendable, Hashable {
     /// The author date of the commit that made the change.

@@ -1,206 +1,279 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 
-/// What the report has read of a board's history, kept between runs: the commits up to a tip (``HistoryLog``), and
-/// the git objects it read (the versions of `board.md`, each card's last version), so that the next run asks git
-/// only for the commits since and the objects it has not seen.
+/// What the report has read of a board's history, kept so that the next report reads only the commits made since:
+/// the ``HistoryLog`` up to a commit, and what ``BoardHistory`` needs of the objects it read (the columns of
+/// `board.md`'s versions, the title, labels and `column:` of card versions).
 ///
-/// It is keyed by the board's path, the tip commit and the repository's shallow boundary: a history read under
-/// another shallow state is read again. The file carries a version and a checksum of everything in it; one that is
-/// missing, truncated, corrupt or of another version or board is not trusted, and the history is read again in full.
+/// It is valid for one board (its path), one tip (the commit HEAD was at) and one shallow state (the commits
+/// `.git/shallow` lists, which a `git fetch --unshallow` or `--deepen` changes): KanbanGit reads only the commits
+/// after the tip when the tip is still HEAD's ancestor, and everything again otherwise (a rebase, a reset, a
+/// force-push).
 package struct HistoryCache: Sendable, Equatable {
-    /// The board directory, absolute.
-    package var boardPath: String
-    /// What the repository's `shallow` file said when the history was read (empty when it is complete).
-    package var shallowKey: String
-    /// The commit the log was read up to (HEAD then).
-    package var tip: String
-    /// The commits, oldest first, as `git log` listed them.
-    package var log: HistoryLog
-    /// Git objects read, by id.
-    package var objects: [String: [UInt8]]
+    /// What the cache is valid for.
+    package struct Key: Sendable, Hashable {
+        /// The board directory, absolute.
+        package var boardPath: String
+        /// The commit the log was read up to (HEAD then).
+        package var tip: String
+        /// A digest of the repository's shallow commits (`.git/shallow`); empty when it is not shallow.
+        package var shallow: String
 
-    package init(boardPath: String, shallowKey: String, tip: String, log: HistoryLog, objects: [String: [UInt8]]) {
-        self.boardPath = boardPath
-        self.shallowKey = shallowKey
-        self.tip = tip
-        self.log = log
-        self.objects = objects
+        package init(boardPath: String, tip: String, shallow: String) {
+            self.boardPath = boardPath
+            self.tip = tip
+            self.shallow = shallow
+        }
     }
 
-    /// The first bytes of a cache file, then its format's version.
-    static let magic = Array("kanban-history\n".utf8)
+    package var key: Key
+    /// The commits, oldest first, as `git log` gave them (without their parents' hashes).
+    package var log: HistoryLog
+    /// The columns of each version of `board.md` read so far (only ids and names are kept).
+    package var boardColumns: [String: [Column]]
+    /// Card versions read so far; nil for one that is no card.
+    package var cardVersions: [String: CardVersionSummary?]
+
+    package init(key: Key, log: HistoryLog, boardColumns: [String: [Column]] = [:], cardVersions: [String: CardVersionSummary?] = [:]) {
+        self.key = key
+        self.log = log
+        self.boardColumns = boardColumns
+        self.cardVersions = cardVersions
+    }
+
+    static let magic = Array("KANBANHC".utf8)
     static let version: UInt32 = 1
 
-    // MARK: Encoding
-
-    /// The file's bytes: the magic, the version, the length and checksum of the rest, then the rest.
-    package func encoded() -> [UInt8] {
-        var body = Writer()
-        body.string(boardPath)
-        body.string(shallowKey)
-        body.string(tip)
-        body.integer(UInt32(log.commits.count))
-        for commit in log.commits {
-            body.string(commit.hash)
-            body.integer(UInt64(bitPattern: commit.time))
-            body.integer(UInt32(commit.parentCount))
-            body.string(commit.author.name)
-            body.string(commit.author.email)
-            body.optional(commit.author.agent)
-            body.integer(UInt32(commit.changes.count))
-            for change in commit.changes {
-                body.string(change.path)
-                body.integer(UInt32(change.before.count))
-                for object in change.before { body.optional(object) }
-                body.optional(change.after)
-            }
-        }
-        body.integer(UInt32(objects.count))
-        for (id, bytes) in objects.sorted(by: { $0.key < $1.key }) {
-            body.string(id)
-            body.integer(UInt32(bytes.count))
-            body.bytes += bytes
-        }
-        var file = Writer()
-        file.bytes = Self.magic
-        file.integer(Self.version)
-        file.integer(UInt64(body.bytes.count))
-        file.integer(body.bytes.withUnsafeBytes(CardIndex.checksum))
-        file.bytes += body.bytes
-        return file.bytes
+    /// The name of the cache file of the board at `boardPath` in its git directory's `kanban-index/` (beside the
+    /// board index, ``CardIndexFile``).
+    package static func fileName(boardPath: String) -> String {
+        "history-" + String(CardIndex.hash(boardPath.utf8), radix: 16)
     }
 
-    /// Reads a cache file's bytes; nil for anything but a whole, unchanged file of this version.
-    package init?(decoding bytes: [UInt8]) {
-        let headerLength = Self.magic.count + 4 + 8 + 8
-        guard bytes.count >= headerLength, bytes.starts(with: Self.magic) else { return nil }
-        var header = Reader(bytes, from: Self.magic.count)
-        guard header.integer(UInt32.self) == Self.version, let length = header.integer(UInt64.self), let checksum = header.integer(UInt64.self),
-              UInt64(bytes.count - headerLength) == length,
-              bytes.withUnsafeBytes({ CardIndex.checksum(UnsafeRawBufferPointer(rebasing: $0[headerLength...])) }) == checksum else { return nil }
-        var reader = Reader(bytes, from: headerLength)
-        guard let boardPath = reader.string(), let shallowKey = reader.string(), let tip = reader.string(),
-              let commitCount = reader.count() else { return nil }
-        var commits: [HistoryLog.Commit] = []
-        commits.reserveCapacity(commitCount)
-        for _ in 0..<commitCount {
-            guard let hash = reader.string(), let time = reader.integer(UInt64.self), let parents = reader.count(),
-                  let name = reader.string(), let email = reader.string(), let agent = reader.optional(),
-                  let changeCount = reader.count() else { return nil }
-            var changes: [HistoryLog.FileChange] = []
-            changes.reserveCapacity(changeCount)
-            for _ in 0..<changeCount {
-                guard let path = reader.string(), let beforeCount = reader.count() else { return nil }
-                var before: [String?] = []
-                for _ in 0..<beforeCount {
-                    guard let object = reader.optional() else { return nil }
-                    before.append(object)
-                }
-                guard let after = reader.optional() else { return nil }
-                changes.append(HistoryLog.FileChange(path: path, before: before, after: after))
-            }
-            commits.append(HistoryLog.Commit(hash: hash, time: Int64(bitPattern: time), parentCount: parents, changes: changes,
-                                             author: CommitAuthor(name: name, email: email, agent: agent)))
-        }
-        guard let objectCount = reader.count() else { return nil }
-        var objects: [String: [UInt8]] = [:]
-        objects.reserveCapacity(objectCount)
-        for _ in 0..<objectCount {
-            guard let id = reader.string(), let content = reader.data() else { return nil }
-            objects[id] = content
-        }
-        guard reader.isAtEnd else { return nil }
-        self.init(boardPath: boardPath, shallowKey: shallowKey, tip: tip, log: HistoryLog(commits: commits), objects: objects)
-    }
-
-    // MARK: The file
-
-    /// Where the cache of the board at `boardPath` (absolute, links resolved) lives: beside the board index, in the
-    /// git directory of the repository the board is in; nil when it is in none.
-    package static func path(forBoard boardPath: String) -> String? {
-        guard let gitDirectory = CardIndexFile.gitDirectory(enclosing: boardPath) else { return nil }
-        return gitDirectory + "/kanban-index/history-" + String(CardIndex.hash(boardPath.utf8), radix: 16)
-    }
-
-    /// The cache at `path`, if it is whole and is the board's.
-    package static func read(from path: String, boardPath: String) -> HistoryCache? {
-        guard let bytes = try? FileSystem.readFile(path), let cache = HistoryCache(decoding: bytes), cache.boardPath == boardPath else { return nil }
-        return cache
-    }
-
-    /// Writes the cache to `path` atomically (a temporary file renamed over it, so a reader sees a whole cache or the
-    /// one before); a cache that cannot be written is no error: the next run reads the history again.
-    package func write(to path: String) {
-        try? FileSystem.makeDirectory((path as NSString).deletingLastPathComponent)
-        try? FileSystem.writeAtomically(encoded(), to: path)
+    /// A digest of `bytes` (the shallow commits' list) for ``Key/shallow``.
+    package static func digest(_ bytes: [UInt8]) -> String {
+        String(bytes.withUnsafeBytes(CardIndex.checksum), radix: 16) + "-" + String(bytes.count)
     }
 
     // MARK: Bytes
 
-    private struct Writer {
-        var bytes: [UInt8] = []
-
-        mutating func integer<T: FixedWidthInteger>(_ value: T) {
-            withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+    /// The file's bytes: the magic and version, then strings, authors, commits, board versions and card versions by
+    /// number into the string table, then a checksum of all before it.
+    package func encoded() -> [UInt8] {
+        var writer = EntryWriter()
+        var strings: [String: UInt32] = [:]
+        var table = EntryWriter()
+        func intern(_ string: String) -> UInt32 {
+            if let number = strings[string] { return number }
+            let number = UInt32(strings.count)
+            strings[string] = number
+            table.string(string)
+            return number
         }
-
-        mutating func string(_ text: String) {
-            integer(UInt32(text.utf8.count))
-            bytes += text.utf8
+        func optional(_ string: String?) -> UInt32 { string.map(intern) ?? UInt32.max }
+        var body = EntryWriter()
+        body.integer(UInt32(log.commits.count))
+        for commit in log.commits {
+            body.integer(intern(commit.hash))
+            body.integer(commit.time)
+            body.integer(UInt32(commit.parentCount))
+            body.integer(intern(commit.author.name))
+            body.integer(intern(commit.author.email))
+            body.integer(optional(commit.author.agent))
+            body.integer(UInt32(commit.changes.count))
+            for change in commit.changes {
+                body.integer(intern(change.path))
+                body.integer(UInt32(change.before.count))
+                for object in change.before { body.integer(optional(object)) }
+                body.integer(optional(change.after))
+            }
         }
-
-        /// A string, or nil, written as a length of 0xFFFF_FFFF.
-        mutating func optional(_ text: String?) {
-            guard let text else { return integer(UInt32.max) }
-            string(text)
+        let boards = boardColumns.sorted { $0.key < $1.key }
+        body.integer(UInt32(boards.count))
+        for (object, columns) in boards {
+            body.integer(intern(object))
+            body.integer(UInt32(columns.count))
+            for column in columns {
+                body.integer(intern(column.id))
+                body.integer(intern(column.name))
+            }
         }
+        let cards = cardVersions.sorted { $0.key < $1.key }
+        body.integer(UInt32(cards.count))
+        for (object, summary) in cards {
+            body.integer(intern(object))
+            guard let summary else {
+                body.bytes.append(0)
+                continue
+            }
+            body.bytes.append(1)
+            body.integer(optional(summary.title))
+            body.integer(optional(summary.column))
+            body.integer(UInt32(summary.labels.count))
+            for label in summary.labels { body.integer(intern(label)) }
+        }
+        writer.bytes = Self.magic
+        writer.integer(Self.version)
+        writer.string(key.boardPath)
+        writer.string(key.tip)
+        writer.string(key.shallow)
+        writer.integer(UInt32(strings.count))
+        writer.bytes += table.bytes
+        writer.bytes += body.bytes
+        writer.integer(writer.bytes.withUnsafeBytes(CardIndex.checksum))
+        return writer.bytes
+    }
+
+    /// The cache in `bytes`; nil unless they are whole (the checksum holds), of this version, and every number in
+    /// them points where it should.
+    package init?(decoding bytes: [UInt8]) {
+        guard let decoded = bytes.withUnsafeBytes({ raw in Self.decode(raw) }) else { return nil }
+        self = decoded
+    }
+
+    private static func decode(_ raw: UnsafeRawBufferPointer) -> HistoryCache? {
+        guard raw.count >= magic.count + 4 + 8, raw.prefix(magic.count).elementsEqual(magic) else { return nil }
+        let checked = UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 8)])
+        guard CardIndex.checksum(checked) == UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self))
+        else { return nil }
+        var reader = Reader(raw: checked, offset: magic.count)
+        guard reader.integer(UInt32.self) == version, let boardPath = reader.string(), let tip = reader.string(),
+              let shallow = reader.string(), let stringCount = reader.count(minimumSize: 4) else { return nil }
+        var strings: [String] = []
+        strings.reserveCapacity(stringCount)
+        for _ in 0..<stringCount {
+            guard let string = reader.string() else { return nil }
+            strings.append(string)
+        }
+        func string() -> String? {
+            guard let number = reader.integer(UInt32.self), Int(number) < strings.count else { return nil }
+            return strings[Int(number)]
+        }
+        /// A string, or nil for none: `.some(nil)`; nil when the number points nowhere.
+        func optional() -> String?? {
+            guard let number = reader.integer(UInt32.self) else { return nil }
+            if number == UInt32.max { return .some(nil) }
+            guard Int(number) < strings.count else { return nil }
+            return strings[Int(number)]
+        }
+        guard let commitCount = reader.count(minimumSize: 32) else { return nil }
+        var commits: [HistoryLog.Commit] = []
+        commits.reserveCapacity(commitCount)
+        for _ in 0..<commitCount {
+            guard let hash = string(), let time = reader.integer(Int64.self), let parentCount = reader.integer(UInt32.self),
+                  let name = string(), let email = string(), let agent = optional(),
+                  let changeCount = reader.count(minimumSize: 12) else { return nil }
+            var changes: [HistoryLog.FileChange] = []
+            changes.reserveCapacity(changeCount)
+            for _ in 0..<changeCount {
+                guard let path = string(), let beforeCount = reader.count(minimumSize: 4) else { return nil }
+                var before: [String?] = []
+                before.reserveCapacity(beforeCount)
+                for _ in 0..<beforeCount {
+                    guard let object = optional() else { return nil }
+                    before.append(object)
+                }
+                guard let after = optional() else { return nil }
+                changes.append(HistoryLog.FileChange(path: path, before: before, after: after))
+            }
+            commits.append(HistoryLog.Commit(hash: hash, time: time, parentCount: Int(parentCount),
+                                             author: CommitAuthor(name: name, email: email, agent: agent), changes: changes))
+        }
+        guard let boardCount = reader.count(minimumSize: 8) else { return nil }
+        var boardColumns: [String: [Column]] = [:]
+        for _ in 0..<boardCount {
+            guard let object = string(), let columnCount = reader.count(minimumSize: 8) else { return nil }
+            var columns: [Column] = []
+            for _ in 0..<columnCount {
+                guard let id = string(), let name = string() else { return nil }
+                columns.append(Column(id: id, name: name))
+            }
+            boardColumns[object] = columns
+        }
+        guard let cardCount = reader.count(minimumSize: 5) else { return nil }
+        var cardVersions: [String: CardVersionSummary?] = [:]
+        cardVersions.reserveCapacity(cardCount)
+        for _ in 0..<cardCount {
+            guard let object = string(), let isCard = reader.integer(UInt8.self) else { return nil }
+            guard isCard != 0 else {
+                cardVersions[object] = .some(nil)
+                continue
+            }
+            guard let title = optional(), let column = optional(), let labelCount = reader.count(minimumSize: 4) else { return nil }
+            var labels: [String] = []
+            for _ in 0..<labelCount {
+                guard let label = string() else { return nil }
+                labels.append(label)
+            }
+            cardVersions[object] = CardVersionSummary(title: title, labels: labels, column: column)
+        }
+        guard reader.offset == checked.count else { return nil }
+        return HistoryCache(key: Key(boardPath: boardPath, tip: tip, shallow: shallow), log: HistoryLog(commits: commits),
+                            boardColumns: boardColumns, cardVersions: cardVersions)
     }
 
     private struct Reader {
-        let bytes: [UInt8]
+        let raw: UnsafeRawBufferPointer
         var offset: Int
 
-        init(_ bytes: [UInt8], from offset: Int) {
-            self.bytes = bytes
-            self.offset = offset
-        }
-
-        var isAtEnd: Bool { offset == bytes.count }
-
-        mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
+        mutating func integer<T: FixedWidthInteger>(_ type: T.Type) -> T? {
             let size = MemoryLayout<T>.size
-            guard bytes.count - offset >= size else { return nil }
-            var value: T = 0
-            for index in 0..<size { value |= T(bytes[offset + index]) << (8 * index) }
-            offset += size
-            return value
+            guard offset + size <= raw.count else { return nil }
+            defer { offset += size }
+            return T(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: T.self))
         }
 
-        /// A count, which cannot be more than the bytes left (each item takes at least one byte).
-        mutating func count() -> Int? {
-            guard let value = integer(UInt32.self), Int(value) <= bytes.count - offset else { return nil }
-            return Int(value)
-        }
-
-        mutating func data() -> [UInt8]? {
-            guard let length = count() else { return nil }
-            defer { offset += length }
-            return Array(bytes[offset..<(offset + length)])
+        /// A count of things each at least `minimumSize` bytes long; nil when the bytes left cannot hold them.
+        mutating func count(minimumSize: Int) -> Int? {
+            guard let count = integer(UInt32.self).map(Int.init), count * minimumSize <= raw.count - offset else { return nil }
+            return count
         }
 
         mutating func string() -> String? {
-            guard let length = count() else { return nil }
+            guard let length = integer(UInt32.self).map(Int.init), length <= raw.count - offset else { return nil }
             defer { offset += length }
-            return String(decoding: bytes[offset..<(offset + length)], as: UTF8.self)
+            return String(decoding: UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + length)]), as: UTF8.self)
         }
+    }
 
-        /// A string or nil (see ``Writer/optional(_:)``); `.some(nil)` for nil, nil when the bytes run out.
-        mutating func optional() -> String?? {
-            guard let length = integer(UInt32.self) else { return nil }
-            if length == UInt32.max { return .some(nil) }
-            guard Int(length) <= bytes.count - offset else { return nil }
-            defer { offset += Int(length) }
-            return .some(String(decoding: bytes[offset..<(offset + Int(length))], as: UTF8.self))
+    // MARK: The file
+
+    /// The cache in the file at `path`; nil when there is none, or it is not whole, of this version and of `boardPath`.
+    package static func read(from path: String, boardPath: String) -> HistoryCache? {
+        guard let bytes = try? FileSystem.readFile(path), let cache = HistoryCache(decoding: bytes), cache.key.boardPath == boardPath
+        else { return nil }
+        return cache
+    }
+
+    /// Writes the cache to `path` atomically (a temporary file of a name no other writer uses, renamed over the old
+    /// one), making its directory if needed; a cache that cannot be written is no error (the next report reads the
+    /// whole history again). It is not synced to disk: one torn by a power cut fails its checksum.
+    package func write(to path: String) {
+        let bytes = encoded()
+        let directory = (path as NSString).deletingLastPathComponent
+        try? FileSystem.makeDirectory(directory)
+        let prefix = "." + (path as NSString).lastPathComponent + "."
+        CardIndexFile.removeAbandonedTemporaries(in: directory, prefix: prefix)
+        let temporary = "\(directory)/\(prefix)\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let descriptor = FileSystem.retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+        guard descriptor >= 0 else { return }
+        var complete = true
+        bytes.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let count = FileSystem.retrying { Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written) }
+                if count <= 0 {
+                    complete = false
+                    return
+                }
+                written += count
+            }
         }
+        close(descriptor)
+        if !complete || rename(temporary, path) != 0 { unlink(temporary) }
     }
 }

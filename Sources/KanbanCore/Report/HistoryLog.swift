@@ -13,19 +13,23 @@ package struct HistoryLog: Sendable, Hashable {
         package var time: Int64
         /// How many parents the commit has: 0 for a root, 2 or more for a merge.
         package var parentCount: Int
+        /// The parents' full hashes, as `git log` gave them (not kept in the history cache: empty there).
+        package var parents: [String]
+        /// Who made it.
+        package var author: CommitAuthor
         /// What changed, in git's order.
         package var changes: [FileChange]
-        /// Who wrote it.
-        package var author: CommitAuthor
 
         package var isMerge: Bool { parentCount > 1 }
 
-        package init(hash: String, time: Int64, parentCount: Int, changes: [FileChange], author: CommitAuthor = CommitAuthor(name: "", email: "")) {
+        package init(hash: String, time: Int64, parentCount: Int, parents: [String] = [], author: CommitAuthor = CommitAuthor(name: "", email: ""),
+                     changes: [FileChange]) {
             self.hash = hash
             self.time = time
             self.parentCount = parentCount
-            self.changes = changes
+            self.parents = parents
             self.author = author
+            self.changes = changes
         }
     }
 

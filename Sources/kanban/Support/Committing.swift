@@ -6,11 +6,13 @@ extension CommandContext {
     // MARK: Git
 
     /// How git is run: `$KANBAN_GIT`, else `git` on `PATH`, with this process's environment; `KANBAN_GIT_TIMEOUT`
-    /// (seconds) limits calls that talk to a remote (60 by default).
+    /// (seconds) limits calls that talk to a remote (60 by default); `KANBAN_HISTORY_CACHE=off` makes the report read
+    /// the whole history every time.
     /// - Throws: ``CommandFailure`` naming `KANBAN_GIT_TIMEOUT` when it is not a number of seconds.
     func gitConfiguration() throws -> GitConfiguration {
         var configuration = GitConfiguration(executable: GitConfiguration.locate(in: environment), environment: environment)
         if let timeout = try seconds(fromVariable: "KANBAN_GIT_TIMEOUT") { configuration.networkTimeout = timeout }
+        configuration.usesHistoryCache = !isTurnedOff("KANBAN_HISTORY_CACHE")
         return configuration
     }
 
