@@ -90,13 +90,14 @@ extension GitSyncProvider {
     /// `log` (read up to `tip`) followed by the commits after it up to `head`, in the order `git log` gives the whole
     /// history; nil when `tip` is no longer an ancestor of `head` (a rebase, a reset, a force-push) or is gone.
     private func log(continuing log: HistoryLog, from tip: String, to head: String, paths: [String]) throws(SyncError) -> HistoryLog? {
-        guard try git.run(["merge-base", "--is-ancestor", tip, head], readOnly: true).succeeded else { return nil }
         let output = try git.run(HistoryLog.arguments + [tip + ".." + head] + paths, readOnly: true)
         guard output.succeeded else { return nil }
         let newer = HistoryLog(parsing: output.output).commits
-        // Commits one after another on top of the tip come after it in the whole history's order too.
+        // Commits one after another on top of the tip come after it in the whole history's order too. (Such a chain
+        // proves the tip an ancestor of HEAD, which then needs no asking; an empty one proves nothing: HEAD may have
+        // been reset back behind the tip.)
         var previous = tip
-        var isChain = true
+        var isChain = !newer.isEmpty
         for commit in newer {
             guard commit.parents == [previous] else {
                 isChain = false
@@ -105,6 +106,7 @@ extension GitSyncProvider {
             previous = commit.hash
         }
         if isChain { return HistoryLog(commits: log.commits + newer) }
+        guard try git.run(["merge-base", "--is-ancestor", tip, head], readOnly: true).succeeded else { return nil }
         // Else (a merge, commits beside the tip) the whole history's order places them: `git rev-list` walks the same
         // graph in the same order without diffing a tree (a board below the top leaves out commits that do not
         // touch it, and keeps the others' order).
