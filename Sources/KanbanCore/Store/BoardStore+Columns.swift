@@ -29,21 +29,21 @@ extension BoardStore {
     @discardableResult
     public func renameColumn(_ id: String, to name: String) throws(KanbanError) -> BoardChange {
         let name = try Self.checkedName(name, as: "a column name")
-        return try editBoard { (file: inout BoardFile) throws(KanbanError) in
-            var columns = file.board.columns
-            let index = try columnIndex(id, in: file.board)
-            columns[index].name = name
-            file.setColumns(columns)
-        }
+        return try editColumn(id) { $0.name = name }
     }
 
     /// Shows or hides a column narrow in board views.
     @discardableResult
     public func setColumnCollapsed(_ id: String, _ isCollapsed: Bool) throws(KanbanError) -> BoardChange {
+        try editColumn(id) { $0.isCollapsed = isCollapsed }
+    }
+
+    /// Changes one column's settings in `board.md` (its other keys, and every other byte, kept).
+    private func editColumn(_ id: String, _ change: (inout Column) -> Void) throws(KanbanError) -> BoardChange {
         try editBoard { (file: inout BoardFile) throws(KanbanError) in
             var columns = file.board.columns
             let index = try columnIndex(id, in: file.board)
-            columns[index].isCollapsed = isCollapsed
+            change(&columns[index])
             file.setColumns(columns)
         }
     }
@@ -56,24 +56,14 @@ extension BoardStore {
         if let limit, !Column.wipLimitRange.contains(limit) {
             throw KanbanError(.invalidArgument, "a WIP limit is a whole number from 1 to \(Column.wipLimitRange.upperBound), not \(limit)")
         }
-        return try editBoard { (file: inout BoardFile) throws(KanbanError) in
-            var columns = file.board.columns
-            let index = try columnIndex(id, in: file.board)
-            columns[index].wipLimit = limit
-            file.setColumns(columns)
-        }
+        return try editColumn(id) { $0.wipLimit = limit }
     }
 
     /// Marks a column as a queue, where cards wait rather than being worked on (`queue: true` in board.md), or as
     /// active again: the report's flow efficiency counts time in queues apart.
     @discardableResult
     public func setColumnQueue(_ id: String, _ isQueue: Bool) throws(KanbanError) -> BoardChange {
-        try editBoard { (file: inout BoardFile) throws(KanbanError) in
-            var columns = file.board.columns
-            let index = try columnIndex(id, in: file.board)
-            columns[index].isQueue = isQueue
-            file.setColumns(columns)
-        }
+        try editColumn(id) { $0.isQueue = isQueue }
     }
 
     /// Moves a column to `index` in the column order.
