@@ -28,11 +28,17 @@ extension GitSyncProvider {
         let path = repository.gitDirectory + "/kanban-index/" + HistoryCache.fileName(boardPath: store.directory)
         var cache: HistoryCache
         var isChanged = true
+        // What this run read from git beyond the cache: a few commits and versions are read again next time rather
+        // than the whole cache rewritten for them (the rewrite costs more than reading them).
+        var isBehind = true
+        var readSince = 0
         if let cached = HistoryCache.read(from: path, boardPath: key.boardPath), cached.key.shallow == key.shallow {
             cache = cached
             if cached.key.tip == head {
                 isChanged = false
             } else if let log = try log(continuing: cached.log, from: cached.key.tip, to: head, paths: paths) {
+                readSince = log.commits.count - cached.log.commits.count
+                isBehind = readSince > Self.historyCacheLag
                 cache.log = log
             } else {
                 cache = HistoryCache(key: key, log: HistoryLog(parsing: try git.check(HistoryLog.arguments + [head] + paths, readOnly: true).output),
@@ -59,6 +65,8 @@ extension GitSyncProvider {
                 if let known = cache.cardVersions[object] { versions[object] = known } else { missing.insert(object) }
             }
             for (object, bytes) in try blobs(missing) { versions[object] = CardVersionSummary(bytes: bytes) }
+            readSince += missing.count
+            if readSince > Self.historyCacheLag { isBehind = true }
             // Only the cards' last versions are kept: an older one is not asked for again.
             if !missing.isEmpty || versions.count != cache.cardVersions.count {
                 cache.cardVersions = versions
@@ -66,9 +74,12 @@ extension GitSyncProvider {
             }
             return versions.compactMapValues { $0 }
         }
-        if isChanged { cache.write(to: path) }
+        if isChanged && isBehind { cache.write(to: path) }
         return result
     }
+
+    /// How many commits and card versions a run may read beyond the history cache and leave it as it was.
+    static let historyCacheLag = 64
 
     /// ``BoardHistory``'s cards, with git's errors passed on as they are.
     private func histories(_ log: HistoryLog, read: (Set<String>) throws(SyncError) -> [String: [UInt8]]) throws(SyncError) -> [CardHistory] {
