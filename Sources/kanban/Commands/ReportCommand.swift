@@ -240,41 +240,6 @@ enum ReportCommand: KanbanCommand {
     /// The documented `--json` shape.
     static func json(_ report: FlowReport, title: String, notInHistory: [String]) -> JSON {
         func optionalDate(_ date: Date?) -> JSON { date.map { .string(JSON.timestamp($0)) } ?? .null }
-        let cards: [JSON] = report.cards.map { flow in
-            let state: String
-            switch flow.place {
-            case .column: state = flow.finished != nil ? "finished" : flow.started != nil ? "started" : "waiting"
-            case .archived: state = "archived"
-            case .deleted: state = "deleted"
-            }
-            let changes: [JSON] = flow.history.changes(through: report.until).map { change in
-                var fields: [String: JSON] = [
-                    "time": .string(JSON.timestamp(change.time)),
-                    "commit": .string(change.commit),
-                    "kind": .string(change.kind),
-                    "from": place(change.from),
-                    "to": place(change.to),
-                ]
-                fields["author"] = change.author.map { .string($0.name) } ?? .null
-                fields["agent"] = change.author?.agent.map(JSON.string) ?? .null
-                return .object(fields)
-            }
-            var fields: [String: JSON] = [:]
-            fields["slug"] = .string(flow.history.slug)
-            fields["previousSlugs"] = .array(flow.history.previousSlugs.map(JSON.string))
-            fields["title"] = .string(flow.history.title)
-            fields["labels"] = .array(flow.history.labels.map(JSON.string))
-            fields["column"] = flow.place.column.map(JSON.string) ?? flow.archivedFrom.map(JSON.string) ?? .null
-            fields["state"] = .string(state)
-            fields["created"] = .string(JSON.timestamp(flow.created))
-            fields["started"] = optionalDate(flow.started)
-            fields["finished"] = optionalDate(flow.finished)
-            fields["leadTimeDays"] = flow.leadTimeDays.map(days) ?? .null
-            fields["cycleTimeDays"] = flow.cycleTimeDays.map(days) ?? .null
-            fields["timeInColumn"] = .object(flow.timeInColumn.mapValues(days))
-            fields["changes"] = .array(changes)
-            return .object(fields)
-        }
         func counts(_ values: [Int]) -> JSON {
             .object(Dictionary(zip(report.columns.map(\.id), values.map { JSON.number(String($0)) }), uniquingKeysWith: { first, _ in first }))
         }
@@ -340,7 +305,7 @@ enum ReportCommand: KanbanCommand {
             "flow": .array(flow),
             "throughput": .array(throughput),
             "notInHistory": .array(notInHistory.map(JSON.string)),
-            "cards": .array(cards),
+            "cards": ReportJSON.cards(report),
         ])
     }
 }
