@@ -35,5 +35,6 @@ extension KanbanTool {
         .claimCard: .offered("kanban claim"),
         .releaseCard: .offered("kanban release"),
         .setDependencies: .offered("kanban depend"),
+        .exportCards: .offered("kanban export"),
     ]
 }

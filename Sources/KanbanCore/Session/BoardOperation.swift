@@ -35,6 +35,7 @@ public enum BoardOperation: String, CaseIterable, Sendable {
     case claimCard = "claim card"
     case releaseCard = "release card"
     case setDependencies = "set dependencies"
+    case exportCards = "export cards"
 
     /// The library call that does it; every surface calls it, changing through a ``BoardSession``.
     public var libraryCall: String {
@@ -71,6 +72,7 @@ public enum BoardOperation: String, CaseIterable, Sendable {
         case .claimCard: "BoardSession.claim(_:as:start:done:sharing:)"
         case .releaseCard: "BoardSession.release(_:by:start:done:sharing:)"
         case .setDependencies: "BoardStore.setDependencies(of:adding:removing:)"
+        case .exportCards: "BoardStore.load(_:columns:includeBodies:), CSVTable(cards:bodies:)"
         }
     }
 }

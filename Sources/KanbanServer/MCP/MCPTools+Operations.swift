@@ -36,5 +36,6 @@ extension MCPTools {
         .claimCard: .offered("claim_card"),
         .releaseCard: .offered("release_card"),
         .setDependencies: .offered("update_card"),
+        .exportCards: .absent(because: "list_cards and show_card give an agent the cards; a file format is for people's tools"),
     ]
 }

@@ -35,5 +35,6 @@ extension ServeApp {
         .claimCard: .absent(because: "claims are how agents share work ('kanban claim', the MCP tool claim_card); the page shows who holds each card"),
         .releaseCard: .absent(because: "claims are how agents share work ('kanban release', the MCP tool release_card)"),
         .setDependencies: .absent(because: "the page shows what each card waits for and blocks; 'kanban depend' changes it"),
+        .exportCards: .absent(because: "not offered yet: 'kanban export csv|json'"),
     ]
 }

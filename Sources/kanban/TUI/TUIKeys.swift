@@ -66,5 +66,6 @@ extension TUIKeys {
         .claimCard: .absent(because: "claims are how agents share work; a person moves the card ('L'), or runs 'kanban claim'"),
         .releaseCard: .absent(because: "claims are how agents share work: 'kanban release'"),
         .setDependencies: .absent(because: "each card shows who holds it and what it still waits for; 'kanban depend' changes what it waits for"),
+        .exportCards: .absent(because: "a file for another tool, not a change on the screen: 'kanban export'"),
     ]
 }
