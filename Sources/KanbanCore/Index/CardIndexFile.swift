@@ -335,11 +335,19 @@ struct CardIndexFile: Sendable {
     /// Writes the index holding `contents` in place of the one there, atomically; an index that cannot be written
     /// is no error (the board reads the same without it).
     func write(_ contents: Contents, builtAt: Int64) {
-        let pieces = self.pieces(of: contents, builtAt: builtAt)
+        Self.replace(path, with: pieces(of: contents, builtAt: builtAt))
+    }
+
+    /// Puts `pieces` in the file at `path` in place of what was there, atomically: written to a temporary file of a
+    /// name no other writer uses, then renamed over it, so a reader sees the whole new file or the old one, and two
+    /// writers racing leave one of theirs. Makes the directory if needed and removes temporaries of writers killed
+    /// half-way. A file that cannot be written is no error (the board index and the history cache are rebuilt);
+    /// nothing is synced to disk, so a file torn by a power cut must fail its checksum.
+    static func replace(_ path: String, with pieces: [ArraySlice<UInt8>]) {
         let directory = (path as NSString).deletingLastPathComponent
         try? FileSystem.makeDirectory(directory)
         let prefix = "." + (path as NSString).lastPathComponent + "."
-        Self.removeAbandonedTemporaries(in: directory, prefix: prefix)
+        removeAbandonedTemporaries(in: directory, prefix: prefix)
         let temporary = "\(directory)/\(prefix)\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let descriptor = FileSystem.retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
         guard descriptor >= 0 else { return }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 
 /// What the report has read of a board's history, kept so that the next report reads only the commits made since:
@@ -253,27 +248,6 @@ package struct HistoryCache: Sendable, Equatable {
     /// one), making its directory if needed; a cache that cannot be written is no error (the next report reads the
     /// whole history again). It is not synced to disk: one torn by a power cut fails its checksum.
     package func write(to path: String) {
-        let bytes = encoded()
-        let directory = (path as NSString).deletingLastPathComponent
-        try? FileSystem.makeDirectory(directory)
-        let prefix = "." + (path as NSString).lastPathComponent + "."
-        CardIndexFile.removeAbandonedTemporaries(in: directory, prefix: prefix)
-        let temporary = "\(directory)/\(prefix)\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let descriptor = FileSystem.retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
-        guard descriptor >= 0 else { return }
-        var complete = true
-        bytes.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                let count = FileSystem.retrying { Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written) }
-                if count <= 0 {
-                    complete = false
-                    return
-                }
-                written += count
-            }
-        }
-        close(descriptor)
-        if !complete || rename(temporary, path) != 0 { unlink(temporary) }
+        CardIndexFile.replace(path, with: [encoded()[...]])
     }
 }
