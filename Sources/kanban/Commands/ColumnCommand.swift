@@ -279,23 +279,14 @@ enum ColumnCommand: KanbanCommand {
     }
 
     static func runCollapse(_ arguments: ParsedArguments, _ context: CommandContext, isCollapsed: Bool) throws -> ExitCode {
-        let id = arguments.argument("id") ?? ""
-        let store = try context.store()
-        let board = try store.loadBoard()
-        let column = board.columns[try columnIndex(id, in: board)]
         let word = isCollapsed ? "collapsed" : "expanded"
-        if column.isCollapsed == isCollapsed {
-            context.say("column \(id) is already \(word)")
-            return .success
+        return try changeSetting(arguments, context, isAlready: { $0.isCollapsed == isCollapsed }, already: "is already \(word)",
+                                 done: { "\(word) column \($0)" }, subject: { "\(isCollapsed ? "Collapse" : "Expand") column \($0)" }) { store, id in
+            try store.setColumnCollapsed(id, isCollapsed)
         }
-        let change = try store.setColumnCollapsed(id, isCollapsed)
-        context.say("\(word) column \(id)")
-        try context.commit(change, message: .board("\(isCollapsed ? "Collapse" : "Expand") column \(quoted(column.name))", "Column", id))
-        return .success
     }
 
     static func runLimit(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-        let id = arguments.argument("id") ?? ""
         let text = arguments.argument("limit") ?? ""
         let limit: Int?
         if ["none", "off"].contains(text.lowercased()) {
@@ -305,34 +296,39 @@ enum ColumnCommand: KanbanCommand {
         } else {
             throw arguments.usageError("a WIP limit is a whole number from 1 to \(Column.wipLimitRange.upperBound), or 'none'; not '\(text)'")
         }
-        let store = try context.store()
-        let board = try store.loadBoard()
-        let column = board.columns[try columnIndex(id, in: board)]
-        if column.wipLimit == limit {
-            context.say(limit.map { "column \(id) already has a WIP limit of \($0)" } ?? "column \(id) has no WIP limit")
-            return .success
+        return try changeSetting(arguments, context, isAlready: { $0.wipLimit == limit },
+                                 already: limit.map { "already has a WIP limit of \($0)" } ?? "has no WIP limit",
+                                 done: { id in limit.map { "column \(id): WIP limit \($0)" } ?? "column \(id): no WIP limit" },
+                                 subject: { name in limit.map { "Limit column \(name) to \($0)" } ?? "Remove the WIP limit of column \(name)" }) { store, id in
+            try store.setColumnLimit(id, limit)
         }
-        let change = try store.setColumnLimit(id, limit)
-        context.say(limit.map { "column \(id): WIP limit \($0)" } ?? "column \(id): no WIP limit")
-        let subject = limit.map { "Limit column \(quoted(column.name)) to \($0)" } ?? "Remove the WIP limit of column \(quoted(column.name))"
-        try context.commit(change, message: .board(subject, "Column", id))
-        return .success
     }
 
     static func runQueue(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
-        let id = arguments.argument("id") ?? ""
         let isQueue = !arguments.flag("off")
+        let word = isQueue ? "a queue" : "active"
+        return try changeSetting(arguments, context, isAlready: { $0.isQueue == isQueue }, already: "is already \(word)",
+                                 done: { "column \($0) is \(word)" }, subject: { "Mark column \($0) as \(word)" }) { store, id in
+            try store.setColumnQueue(id, isQueue)
+        }
+    }
+
+    /// Changes one setting of the column the `id` argument names, unless it is set so already: says what it did
+    /// (`done(id)`, or `column <id> <already>`) and commits as asked, with `subject` of the column's quoted name.
+    private static func changeSetting(_ arguments: ParsedArguments, _ context: CommandContext, isAlready: (Column) -> Bool,
+                                      already: String, done: (String) -> String, subject: (String) -> String,
+                                      change: (BoardStore, String) throws -> BoardChange) throws -> ExitCode {
+        let id = arguments.argument("id") ?? ""
         let store = try context.store()
         let board = try store.loadBoard()
         let column = board.columns[try columnIndex(id, in: board)]
-        let word = isQueue ? "a queue" : "active"
-        if column.isQueue == isQueue {
-            context.say("column \(id) is already \(word)")
+        if isAlready(column) {
+            context.say("column \(id) \(already)")
             return .success
         }
-        let change = try store.setColumnQueue(id, isQueue)
-        context.say("column \(id) is \(word)")
-        try context.commit(change, message: .board("Mark column \(quoted(column.name)) as \(word)", "Column", id))
+        let made = try change(store, id)
+        context.say(done(id))
+        try context.commit(made, message: .board(subject(quoted(column.name)), "Column", id))
         return .success
     }
 
