@@ -8,13 +8,13 @@ extension CSVTable {
     /// order first met), then `body`. Labels are joined by `, `; a list value by `, ` too; a map's value is left empty.
     /// - Parameter bodies: Each card's body, by path; a card without one has an empty body.
     public init(cards: [Card], bodies: [String: String] = [:]) {
-        var keys: [String] = []
-        // A key named like a column of the table keeps its own column, as `field-<key>`.
-        var seen = Set(Self.cardColumns + ["body"])
+        // Each other key once, in the order first met; one named like a column of the table as `field-<key>`.
+        let named = Set(Self.cardColumns + ["body"])
+        var keys: [(column: String, key: String)] = []
+        var seen: Set<String> = []
         for card in cards {
-            for entry in card.fields where seen.insert(entry.key).inserted || Self.cardColumns.contains(entry.key) || entry.key == "body" {
-                let column = Self.cardColumns.contains(entry.key) || entry.key == "body" ? "field-" + entry.key : entry.key
-                if !keys.contains(column) { keys.append(column) }
+            for entry in card.fields where seen.insert(entry.key).inserted {
+                keys.append((named.contains(entry.key) ? "field-" + entry.key : entry.key, entry.key))
             }
         }
         func text(_ value: YAMLValue) -> String {
@@ -25,13 +25,10 @@ extension CSVTable {
         let rows = cards.map { card -> [String] in
             var row = [card.slug, card.title, card.column, card.position ?? "", card.labels.joined(separator: ", "),
                        card.created.map(ISO8601.string(from:)) ?? "", card.modified.map(ISO8601.string(from:)) ?? ""]
-            for key in keys {
-                let name = key.hasPrefix("field-") && card.field(key) == nil ? String(key.dropFirst(6)) : key
-                row.append(card.field(name).map(text) ?? "")
-            }
+            for (_, key) in keys { row.append(card.field(key).map(text) ?? "") }
             row.append(bodies[card.path] ?? card.body ?? "")
             return row
         }
-        self.init(header: Self.cardColumns + keys + ["body"], rows: rows)
+        self.init(header: Self.cardColumns + keys.map(\.column) + ["body"], rows: rows)
     }
 }

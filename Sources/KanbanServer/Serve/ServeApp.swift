@@ -208,9 +208,8 @@ package final class ServeApp: @unchecked Sendable {
             let forecast = try forecastOptions.map { options throws(KanbanError) in try FlowForecast(report, options: options) }
             let note = (try? provider.isHistoryShallow()) == true
                 ? "The history is shallow: only what it shows is counted; cards seem created where it was cut (git fetch --unshallow)." : nil
-            let chosen = options.labels.isEmpty ? ((try? store.slugs(in: .all)) ?? [])
-                : ((try? store.load(.all).cards) ?? []).filter { card in options.labels.allSatisfy(card.labels.contains) }.map(\.slug)
-            return page(.ok, ReportDocument.html(report, title: board.title, notInHistory: FlowReport.slugsNotInHistory(slugs: chosen, histories: histories),
+            return page(.ok, ReportDocument.html(report, title: board.title,
+                                                 notInHistory: FlowReport.slugsNotInHistory(of: store, labels: options.labels, histories: histories),
                                                  note: note, forecast: forecast, form: form))
         } catch let error as KanbanError {
             return page(.badRequest, ReportDocument.message(error.message, form: form))

@@ -118,10 +118,7 @@ enum ReportCommand: KanbanCommand {
         if arguments.flag("check") {
             return try check(report, board: board, store: store, maxAge: maxAge, note: shallowNote, arguments: arguments, context: context)
         }
-        // Which cards there are needs no card read, unless labels choose them.
-        let current = options.labels.isEmpty ? ((try? store.slugs(in: .all)) ?? [])
-            : ((try? store.load(.all).cards) ?? []).filter { card in options.labels.allSatisfy(card.labels.contains) }.map(\.slug)
-        let notInHistory = FlowReport.slugsNotInHistory(slugs: current, histories: histories)
+        let notInHistory = FlowReport.slugsNotInHistory(of: store, labels: options.labels, histories: histories)
         if let path = arguments.value("svg") {
             try write(ReportDocument.svg(report, title: board.title, note: shallowNote, forecast: forecast), to: path, context: context)
         }
