@@ -12,7 +12,7 @@ enum KanbanTool {
         InitCommand.self, AddCommand.self, ListCommand.self, ShowCommand.self, BoardCommand.self,
         SearchCommand.self, EditCommand.self, SetCommand.self, MoveCommand.self, ArchiveCommand.self,
         UnarchiveCommand.self, DeleteCommand.self, ColumnCommand.self, LabelCommand.self, DoctorCommand.self,
-        ExportCommand.self, StatusCommand.self, SyncCommand.self, LogCommand.self, ReportCommand.self, GitSetupCommand.self, MergeDriverCommand.self,
+        ExportCommand.self, ImportCommand.self, StatusCommand.self, SyncCommand.self, LogCommand.self, ReportCommand.self, GitSetupCommand.self, MergeDriverCommand.self,
         CommitMsgHookCommand.self, CompletionCommand.self, CompleteCommand.self, WatchCommand.self, TUICommand.self,
         ServeCommand.self, MCPCommand.self, AgentsCommand.self, ReadyCommand.self, ClaimCommand.self, ReleaseCommand.self,
         DependCommand.self,

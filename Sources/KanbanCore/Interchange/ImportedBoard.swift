@@ -79,7 +79,7 @@ public struct ImportedCard: Sendable, Hashable {
     public var slug: String?
     /// The title.
     public var title: String
-    /// The name of the card's column (one of ``ImportedBoard/columns``).
+    /// The name of the card's column (one of ``ImportedBoard/columns``); empty for the board's first column.
     public var column: String
     /// The position to keep, for a source that has one (this tool's exports); else the card follows the one before.
     public var position: String?
@@ -92,6 +92,9 @@ public struct ImportedCard: Sendable, Hashable {
     public var fields: [YAMLMapEntry]
     /// Whether the card is closed or archived in the source; it goes to `archive/`.
     public var isArchived: Bool
+    /// The day it was archived, `YYYY-MM-DD`, which names its file in `archive/`; when nil, the day of ``modified``
+    /// (else today).
+    public var archivedOn: String?
     /// When the card was made, if the source says.
     public var created: Date?
     /// When it last changed (or was archived), if the source says.
@@ -100,7 +103,7 @@ public struct ImportedCard: Sendable, Hashable {
     /// Creates a card.
     public init(sourceID: String?, slug: String? = nil, title: String, column: String, position: String? = nil,
                 labels: [String] = [], body: String = "", fields: [YAMLMapEntry] = [], isArchived: Bool = false,
-                created: Date? = nil, modified: Date? = nil) {
+                archivedOn: String? = nil, created: Date? = nil, modified: Date? = nil) {
         self.sourceID = sourceID
         self.slug = slug
         self.title = title
@@ -110,6 +113,7 @@ public struct ImportedCard: Sendable, Hashable {
         self.body = body
         self.fields = fields
         self.isArchived = isArchived
+        self.archivedOn = archivedOn
         self.created = created
         self.modified = modified
     }

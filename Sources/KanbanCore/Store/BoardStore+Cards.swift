@@ -118,7 +118,7 @@ extension BoardStore {
         for key in update.removedFields where Card.knownKeys.contains(key) {
             throw KanbanError(.invalidArgument, "'\(key)' cannot be removed")
         }
-        for entry in update.fields where !isValidFieldKey(entry.key) {
+        for entry in update.fields where !Self.isFieldKey(entry.key) {
             throw KanbanError(.invalidArgument, "'\(entry.key)' cannot be a frontmatter key: use letters, digits, '-' and '_'")
         }
         if let title = update.title { _ = try Self.checkedName(title, as: "a card title") }
@@ -526,13 +526,6 @@ extension BoardStore {
             transaction.write(document.bytes(), to: file.path, replacing: bytes)
             bytes = []
             card.position = key
-        }
-    }
-
-    private func isValidFieldKey(_ key: String) -> Bool {
-        guard let first = key.utf8.first, first != UInt8(ascii: "-") else { return false }
-        return key.utf8.allSatisfy {
-            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F
         }
     }
 }

@@ -24,11 +24,21 @@ package enum FileSystem {
     }
 
     /// The whole regular file at `path` (following links), opened without blocking.
-    package static func readFile(_ path: String) throws(KanbanError) -> [UInt8] {
+    /// - Parameter limit: The most bytes the file may have; a larger one is refused before it is read, naming
+    ///   `what` the file is (`a Trello export`).
+    package static func readFile(_ path: String, atMost limit: Int? = nil, what: String = "the file") throws(KanbanError) -> [UInt8] {
         let descriptor = retrying { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard descriptor >= 0 else { throw error("read", path, errno: errno) }
         defer { close(descriptor) }
         try requireRegularFile(descriptor, path: path)
+        if let limit {
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { throw error("read", path, errno: errno) }
+            guard Int(info.st_size) <= limit else {
+                throw KanbanError(.invalidArgument, "\(what) is \(Int(info.st_size) >> 20) MB, over the \(limit >> 20) MB kanban reads",
+                                  at: SourceLocation(path: path))
+            }
+        }
         return try readAll(descriptor, path: path)
     }
 
