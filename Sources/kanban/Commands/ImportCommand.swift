@@ -147,12 +147,14 @@ enum ImportCommand: KanbanCommand {
         let shown = plan.steps.filter { $0.action != .unchanged }
         if !shown.isEmpty {
             line(stylist.apply(.bold, to: "Cards"))
+            func place(_ step: ImportPlan.Step) -> String { step.isArchived ? "archive" : step.column }
             let width = shown.map { $0.slug.count }.max() ?? 0
+            let placeWidth = shown.map { place($0).count }.max() ?? 0
             for step in shown {
                 let action = step.action == .create ? stylist.apply(.green, to: "create") : stylist.apply(.yellow, to: "update")
-                let place = step.isArchived ? "archive" : step.column
                 let changes = step.action == .update ? "  (\(step.changes.joined(separator: ", ")))" : ""
-                line("  \(action)  \(step.slug.padding(toLength: width, withPad: " ", startingAt: 0))  \(place)  \(step.title)\(changes)")
+                line("  \(action)  \(step.slug.padding(toLength: width, withPad: " ", startingAt: 0))  "
+                     + "\(place(step).padding(toLength: placeWidth, withPad: " ", startingAt: 0))  \(step.title)\(changes)")
             }
         }
         let verb = applied ? ["created", "updated"] : ["to create", "to update"]
