@@ -36,5 +36,6 @@ extension KanbanTool {
         .releaseCard: .offered("kanban release"),
         .setDependencies: .offered("kanban depend"),
         .exportCards: .offered("kanban export"),
+        .listBoards: .offered("kanban boards"),
     ]
 }

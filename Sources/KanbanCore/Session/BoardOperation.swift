@@ -36,6 +36,7 @@ public enum BoardOperation: String, CaseIterable, Sendable {
     case releaseCard = "release card"
     case setDependencies = "set dependencies"
     case exportCards = "export cards"
+    case listBoards = "list boards"
 
     /// The library call that does it; every surface calls it, changing through a ``BoardSession``.
     public var libraryCall: String {
@@ -73,6 +74,7 @@ public enum BoardOperation: String, CaseIterable, Sendable {
         case .releaseCard: "BoardSession.release(_:by:start:done:sharing:)"
         case .setDependencies: "BoardStore.setDependencies(of:adding:removing:)"
         case .exportCards: "BoardStore.load(_:columns:includeBodies:), CSVTable(cards:bodies:)"
+        case .listBoards: "BoardDiscovery.boards(under:), BoardDiscovery.boards(inEach:)"
         }
     }
 }

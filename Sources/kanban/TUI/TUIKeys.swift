@@ -67,5 +67,6 @@ extension TUIKeys {
         .releaseCard: .absent(because: "claims are how agents share work: 'kanban release'"),
         .setDependencies: .absent(because: "each card shows who holds it and what it still waits for; 'kanban depend' changes what it waits for"),
         .exportCards: .absent(because: "a file for another tool, not a change on the screen: 'kanban export'"),
+        .listBoards: .absent(because: "the screen shows one board; 'kanban boards' lists them"),
     ]
 }
