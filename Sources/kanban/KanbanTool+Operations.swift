@@ -37,5 +37,6 @@ extension KanbanTool {
         .setDependencies: .offered("kanban depend"),
         .exportCards: .offered("kanban export"),
         .importCards: .offered("kanban import"),
+        .listBoards: .offered("kanban boards"),
     ]
 }

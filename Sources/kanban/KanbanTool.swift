@@ -9,7 +9,7 @@ enum KanbanTool {
     /// Every command, with the function that runs it.
     /// The top-level commands in help order; a command with subcommands routes them itself.
     static let commands: [any KanbanCommand.Type] = [
-        InitCommand.self, AddCommand.self, ListCommand.self, ShowCommand.self, BoardCommand.self,
+        InitCommand.self, AddCommand.self, ListCommand.self, ShowCommand.self, BoardCommand.self, BoardsCommand.self,
         SearchCommand.self, EditCommand.self, SetCommand.self, MoveCommand.self, ArchiveCommand.self,
         UnarchiveCommand.self, DeleteCommand.self, ColumnCommand.self, LabelCommand.self, DoctorCommand.self,
         ExportCommand.self, ImportCommand.self, StatusCommand.self, SyncCommand.self, LogCommand.self, ReportCommand.self, GitSetupCommand.self, MergeDriverCommand.self,

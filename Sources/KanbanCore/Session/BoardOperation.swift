@@ -37,6 +37,7 @@ public enum BoardOperation: String, CaseIterable, Sendable {
     case setDependencies = "set dependencies"
     case exportCards = "export cards"
     case importCards = "import cards"
+    case listBoards = "list boards"
 
     /// The library call that does it; every surface calls it, changing through a ``BoardSession``.
     public var libraryCall: String {
@@ -75,6 +76,7 @@ public enum BoardOperation: String, CaseIterable, Sendable {
         case .setDependencies: "BoardStore.setDependencies(of:adding:removing:)"
         case .exportCards: "BoardStore.load(_:columns:includeBodies:), CSVTable(cards:bodies:)"
         case .importCards: "BoardStore.planImport(_:columnMap:), BoardStore.applyImport(_:columnMap:), ImportedBoard(reading:as:shownAs:)"
+        case .listBoards: "BoardDiscovery.boards(under:), BoardDiscovery.boards(inEach:)"
         }
     }
 }

@@ -68,5 +68,6 @@ extension TUIKeys {
         .setDependencies: .absent(because: "each card shows who holds it and what it still waits for; 'kanban depend' changes what it waits for"),
         .exportCards: .absent(because: "a file for another tool, not a change on the screen: 'kanban export'"),
         .importCards: .absent(because: "reads another tool's file, with a plan to read first: 'kanban import'"),
+        .listBoards: .absent(because: "the screen shows one board; 'kanban boards' lists them"),
     ]
 }
