@@ -1,4 +1,6 @@
+import Foundation
 import KanbanCore
+import KanbanServer
 
 /// `kanban search QUERY [--archived] [--json]` and `kanban search --regex PATTERN`.
 enum SearchCommand: KanbanCommand {
@@ -16,11 +18,17 @@ enum SearchCommand: KanbanCommand {
 
             A card file that cannot be parsed is reported when it holds the words searched for; files that \
             certainly do not match are not parsed at all.
+
+            --all-boards searches every board 'kanban boards' finds (under the git work tree's top, else the \
+            current directory; --boards-in DIR looks under DIR): each board's results under its name, and in \
+            --json each card with a "board" key.
             """,
         arguments: [.repeating("query", help: "Words, \"phrases\", label:ID, column:ID, title:WORD, -TERM.", isOptional: true)],
         options: [
             .option("regex", short: "e", valueName: "pattern", help: "Match a regular expression against titles and body lines instead."),
             .flag("archived", help: "Search archived cards too."),
+            .flag("all-boards", help: "Search every board under the repository (or --boards-in DIR)."),
+            .option("boards-in", valueName: "directory", help: "With --all-boards: where to look for boards."),
             CommonOptions.json,
         ],
         exitStatuses: [
@@ -75,6 +83,9 @@ enum SearchCommand: KanbanCommand {
                 throw arguments.usageError(error.message)
             }
         }
+        if arguments.flag("all-boards") || arguments.value("boards-in") != nil {
+            return try searchEveryBoard(query, arguments, context)
+        }
         let store = try context.store()
         let (hits, diagnostics) = try store.search(query, in: arguments.flag("archived") ? .all : .active)
         KeptUntilExit.keep(hits)
@@ -87,5 +98,40 @@ enum SearchCommand: KanbanCommand {
         let renderer = SearchRenderer(hits: hits, stylist: context.stylist, width: context.isOutputTerminal ? context.width : nil)
         ChunkedText.write(count: hits.count, to: context.output, renderer.lines)
         return hits.isEmpty ? .failure : .success
+    }
+
+    /// The search on every board under the repository (or `--boards-in`): each board's hits under its name.
+    private static func searchEveryBoard(_ query: CardQuery, _ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+        let directory = arguments.value("boards-in").map(context.absolute)
+            ?? BoardsCommand.workTreeTop(from: context.currentDirectory) ?? context.currentDirectory
+        var results: [(board: FoundBoard, hits: [SearchHit])] = []
+        for found in try BoardDiscovery.boards(under: directory) {
+            if let error = found.error {
+                context.errorOutput.writeLine("\(found.errorLocation ?? found.name): warning: \(error.message); board skipped")
+                continue
+            }
+            let store = try BoardStore(directory: found.directory, index: context.indexPlacement)
+            let (hits, diagnostics) = try store.search(query, in: arguments.flag("archived") ? .all : .active)
+            context.warn(diagnostics)
+            if !hits.isEmpty { results.append((found, hits)) }
+        }
+        if arguments.flag("json") {
+            context.printJSON(.array(results.flatMap { result in
+                result.hits.map { hit -> JSON in
+                    guard case .object(var members) = JSON(card: hit.card) else { return JSON(card: hit.card) }
+                    members["board"] = .string(result.board.name)
+                    return .object(members)
+                }
+            }))
+            return results.isEmpty ? .failure : .success
+        }
+        for (index, result) in results.enumerated() {
+            if index > 0 { context.output.writeLine("") }
+            let title = result.board.board.map { "  " + context.stylist.apply(.dim, to: $0.title) } ?? ""
+            context.output.writeLine(context.stylist.apply(.bold, to: result.board.name) + title)
+            let renderer = SearchRenderer(hits: result.hits, stylist: context.stylist, width: context.isOutputTerminal ? context.width : nil)
+            ChunkedText.write(count: result.hits.count, to: context.output, renderer.lines)
+        }
+        return results.isEmpty ? .failure : .success
     }
 }
