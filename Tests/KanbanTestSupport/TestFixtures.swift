@@ -17,4 +17,12 @@ public enum TestFixtures {
 
     /// `Tests/Fixtures/cards/<name>`.
     public static func card(_ name: String) -> String { packageRoot + "/Tests/Fixtures/cards/" + name }
+
+    /// `Tests/Fixtures/import/<name>` (`trello-board.json`, `backlog`, ...).
+    public static func importFixture(_ name: String) -> String { packageRoot + "/Tests/Fixtures/import/" + name }
+
+    /// The bytes of `Tests/Fixtures/import/<name>`; empty when the file cannot be read (the test then fails on them).
+    public static func importBytes(_ name: String) -> [UInt8] {
+        (FileManager.default.contents(atPath: importFixture(name))).map { Array($0) } ?? []
+    }
 }
