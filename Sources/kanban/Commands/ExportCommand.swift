@@ -2,24 +2,27 @@ import Foundation
 import KanbanCore
 import KanbanServer
 
-/// `kanban export csv|json [--column ID]... [--label ID]... [--archived | --all] [--output FILE]`.
+/// `kanban export csv|json|obsidian [--column ID]... [--label ID]... [--archived | --all] [--output FILE]`.
 enum ExportCommand: KanbanCommand {
     static let spec = CommandSpec(
         name: "export",
-        abstract: "Write the board's cards as CSV or JSON, for a spreadsheet or another tool.",
+        abstract: "Write the board's cards as CSV, JSON or an Obsidian Kanban board, for another tool.",
         discussion: """
             csv: a header row, then a row a card: slug, title, column, position, labels (joined by ', '), created, \\
             modified, each other key the cards have (a key named like one of these as field-KEY), then body; \\
             quoted as RFC 4180 says, with CRLF line ends. json: an array of the cards as 'kanban show --json' \\
-            gives them, bodies included. Cards in board order; standard output unless --output names a file \\
+            gives them, bodies included. obsidian: a board file of the Obsidian Kanban plugin (a heading a column, \
+            an item a card with its labels as #tags and its body indented under it; archived cards, with --all, \
+            under Archive). 'kanban import' reads each of them back. Cards in board order; standard output unless --output names a file \\
             (written whole or not at all).
 
             Examples:
               kanban export csv > cards.csv
               kanban export json --all --output board.json
               kanban export csv --label bug --column todo
+              kanban export obsidian --all --output ~/vault/Board.md
             """,
-        arguments: [.required("format", help: "csv or json.")],
+        arguments: [.required("format", help: "csv, json or obsidian.")],
         options: [
             .option("column", short: "c", valueName: "id", help: "Only this column; repeat for more.", isRepeatable: true),
             .option("label", short: "l", valueName: "id", help: "Only cards with this label; repeat to require several.", isRepeatable: true),
@@ -31,7 +34,7 @@ enum ExportCommand: KanbanCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
         let format = arguments.argument("format") ?? ""
-        guard ["csv", "json"].contains(format) else { throw arguments.usageError("unknown format '\(format)'; give csv or json") }
+        guard ["csv", "json", "obsidian"].contains(format) else { throw arguments.usageError("unknown format '\(format)'; give csv, json or obsidian") }
         let store = try context.store()
         let board = try store.loadBoard()
         let columns = arguments.values("column")
@@ -45,9 +48,12 @@ enum ExportCommand: KanbanCommand {
         try board.requireFilterLabels(labels, carriedBy: snapshot.cards)
         let cards = snapshot.cards.filter { card in labels.allSatisfy(card.labels.contains) }
         let text: String
-        if format == "csv" {
+        switch format {
+        case "csv":
             text = CSVTable(cards: cards).text()
-        } else {
+        case "obsidian":
+            text = ImportedBoard.obsidianMarkdown(board: board, cards: cards)
+        default:
             text = JSON.array(cards.map { JSON(card: $0, includeBody: true, body: $0.body ?? "") }).rendered() + "\n"
         }
         if let path = arguments.value("output") {

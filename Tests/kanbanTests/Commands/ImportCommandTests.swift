@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanTestSupport
 import Testing
 
 /// `kanban import`: a dry run says what would happen and writes nothing, `--apply` writes it in one change, a second
@@ -187,6 +188,51 @@ extension GitTests {
                 #expect(again.status == 0 && !again.stdout.contains("committed"), "\(again)")
                 #expect(try workspace.git(["rev-list", "--count", "HEAD"], in: repository) == "2")
             }
+        }
+    }
+}
+
+/// Each importer end to end on its fixture (Tests/Fixtures/import): the plan writes nothing, `--apply` makes the cards
+/// in their columns and order, and a second import changes nothing.
+@Suite struct ImportSourceCommandTests {
+    @Test(arguments: [
+        ("trello", "trello-board.json", 22, ["backlog", "to-do", "doing", "review", "done"], 4),
+        ("github", "gh-issues.json", 22, ["open"], 6),
+        ("github", "gh-project-items.json", 22, ["in-progress", "todo", "no-status", "in-review", "done"], 0),
+        ("obsidian", "obsidian-board.md", 21, ["ideas", "to-do", "doing", "done", "marketing"], 3),
+    ])
+    func anExportIsPlannedAppliedAndImportedAgainWithoutChange(source: String, fixture: String, cards: Int, columns: [String],
+                                                               archived: Int) throws {
+        try withTemporaryDirectory { directory in
+            let path = TestFixtures.importFixture(fixture)
+            let planned = try KanbanProcess.run(["--board", "board", "import", source, path, "--json"], in: directory)
+            #expect(planned.status == 0, "\(planned)")
+            #expect(!FileManager.default.fileExists(atPath: directory + "/board"))
+            let applied = try KanbanProcess.run(["--board", "board", "import", source, path, "--apply"], in: directory)
+            #expect(applied.status == 0 && applied.stdout.contains("\(cards) created, 0 updated, 0 unchanged"), "\(applied)")
+            let listed = try KanbanProcess.run(["--board", "board", "list", "--all", "--json"], in: directory)
+            let made = try decodeJSON([CardJSON].self, from: listed.stdout)
+            #expect(made.count == cards && made.count { $0.archived } == archived)
+            let board = try String(contentsOfFile: directory + "/board/board.md", encoding: .utf8)
+            let ids = board.split(separator: "\n").compactMap { $0.hasPrefix("  - id: ") ? String($0.dropFirst(8)) : nil }
+            #expect(Array(ids.prefix(columns.count)) == columns, "\(board)")
+            #expect(made.allSatisfy { $0.fields["source"] != nil && $0.path.hasPrefix($0.archived ? "archive/" : "cards/\($0.column)/") })
+            let again = try KanbanProcess.run(["--board", "board", "import", source, path, "--apply"], in: directory)
+            #expect(again.stdout.contains("0 created, 0 updated, \(cards) unchanged"), "\(again)")
+        }
+    }
+
+    @Test func theSampleBoardGoesToObsidianAndComesBackInItsColumnsAndOrder() throws {
+        try withTemporaryBoard(.sample) { board throws in
+            #expect(try board.run(["export", "obsidian", "--output", "../board.md"]).status == 0)
+            let imported = try board.run(["--board", "../copy", "import", "obsidian", "../board.md", "--apply"])
+            #expect(imported.status == 0, "\(imported)")
+            let original = try board.listJSON()
+            let copied = try decodeJSON([CardJSON].self, from: try board.run(["--board", "../copy", "list", "--json"]).stdout)
+            #expect(copied.map(\.title) == original.map(\.title))
+            // The file has the columns' names, and a new board makes ids from them ("To Do" → to-do).
+            #expect(copied.map(\.column) == original.map { $0.column == "todo" ? "to-do" : $0.column })
+            #expect(copied.map(\.labels) == original.map(\.labels))
         }
     }
 }
