@@ -109,7 +109,7 @@ import Testing
 
     /// Exports that cannot be read: each is refused with its name in the message, and nothing is written.
     @Test(arguments: [
-        ("truncated.json", "json", "[{\"title\": \"a\"", "is not whole JSON"),
+        ("truncated.json", "json", "[{\"title\": \"a\"", "truncated JSON"),
         ("object.json", "json", "{\"cards\": []}", "is not a card export"),
         ("latin1.csv", "csv", "title\nCaf\u{E9}\n", "not UTF-8"),
         ("nothing.csv", "csv", "name\n", ""),
