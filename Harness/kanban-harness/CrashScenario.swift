@@ -85,11 +85,22 @@ struct CrashScenario: Sendable {
         CrashScenario(name: "column-remove", fixture: .standard, arguments: ["column", "remove", "doing", "--move-cards-to", "done"]),
         CrashScenario(name: "label-add", fixture: .standard, arguments: ["label", "add", "urgent", "Urgent", "--colour", "#ff0000"]),
         CrashScenario(name: "label-remove", fixture: .standard, arguments: ["label", "remove", "bug", "--strip"]),
+        // An import writes cards, a column and labels in one change: all of it or none.
+        CrashScenario(name: "import", fixture: .standard, arguments: ["import", "csv", "../import.csv", "--apply"]),
         CrashScenario(name: "doctor-fix", fixture: .needsRepair, arguments: ["doctor", "--fix"]),
         CrashScenario(name: "init", fixture: .empty, arguments: ["init", "newboard", "--title", "New board", "--columns", "todo:To Do,doing:Doing,done:Done"]),
         CrashScenario(name: "commit", fixture: .repository, arguments: ["move", "fix-login-bug", "done", "--commit"]),
         CrashScenario(name: "commit-git", fixture: .repository, arguments: ["move", "fix-login-bug", "done", "--commit"], target: .git),
     ]
+
+    /// The table the `import` scenario reads: three new cards (one archived), a new column, a new label.
+    static let importTable = """
+        title,status,labels,archived,estimate\r
+        Imported one,Doing,"bug, urgent",,3\r
+        Imported two,Blocked,,,\r
+        Imported three,Done,docs,2026-01-12,\r
+
+        """
 
     /// The mutating command sometimes run after an interruption, instead of a read or `doctor --fix`.
     static let probe = ["add", "Harness probe", "--column", "done"]
@@ -102,6 +113,7 @@ struct CrashScenario: Sendable {
     /// Makes the scenario's sandbox at `sandbox` (which must not exist).
     func makeSandbox(at sandbox: String, environment: [String: String], git: String?) throws {
         try write("Notes kept beside the board; no command may change them.\n", to: sandbox + "/notes.md")
+        try write(CrashScenario.importTable, to: sandbox + "/import.csv")
         try write("export EDITOR=true\n", to: sandbox + "/home/.profile")
         switch fixture {
         case .standard:
