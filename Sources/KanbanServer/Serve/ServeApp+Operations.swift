@@ -36,6 +36,6 @@ extension ServeApp {
         .releaseCard: .absent(because: "claims are how agents share work ('kanban release', the MCP tool release_card)"),
         .setDependencies: .absent(because: "the page shows what each card waits for and blocks; 'kanban depend' changes it"),
         .exportCards: .absent(because: "not offered yet: 'kanban export csv|json'"),
-        .listBoards: .absent(because: "not offered yet: 'kanban boards' lists them"),
+        .listBoards: .offered("GET /api/boards"),
     ]
 }
