@@ -37,6 +37,6 @@ extension MCPTools {
         .releaseCard: .offered("release_card"),
         .setDependencies: .offered("update_card"),
         .exportCards: .absent(because: "list_cards and show_card give an agent the cards; a file format is for people's tools"),
-        .listBoards: .absent(because: "not offered yet: 'kanban boards' lists them"),
+        .listBoards: .offered("boards"),
     ]
 }
