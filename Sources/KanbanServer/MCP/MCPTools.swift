@@ -208,7 +208,8 @@ package struct MCPTools {
     /// The size of `tools/list`'s result for `selection` on `board`, as the server sends it (bytes of compact JSON):
     /// what an agent's context pays for the tools, about a token for every four bytes.
     package static func listingBytes(_ selection: MCPToolSelection, board: Board?) -> Int {
-        let tools = selection.tools(of: catalogue).map { $0.definition(board: board) }
+        // One board's listing: the boards tool is offered only with several.
+        let tools = selection.tools(of: catalogue).filter { $0.name != "boards" }.map { $0.definition(board: board) }
         return JSON.object(["tools": .array(tools)]).rendered(pretty: false).utf8.count
     }
 
