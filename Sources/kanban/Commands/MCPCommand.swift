@@ -63,11 +63,12 @@ enum MCPCommand: KanbanCommand {
         }
         let writer = MCPLineWriter(descriptor: STDOUT_FILENO) { shutdown.request(.outputClosed) }
         let found = try context.namedBoards(arguments.arguments("directory"))
-        if found.count == 1 { context.use(try context.openBoard(at: found[0].directory).store) }
+        let opened = try found.map { try context.openBoard(at: $0.directory).store }
+        if let first = opened.first { context.use(first) }
         let board = try makeBoard(context)
         // With several boards, each is opened with the same settings and named as 'kanban boards' names it.
-        let named = found.count > 1 ? try found.map { found in
-            MCPNamedBoard(name: found.name, board: MCPBoard(settings: board.settings, store: try context.openBoard(at: found.directory).store))
+        let named = found.count > 1 ? zip(found, opened).enumerated().map { index, pair in
+            MCPNamedBoard(name: pair.0.name, board: index == 0 ? board : MCPBoard(settings: board.settings, store: pair.1))
         } : []
         let watchers = WatcherBox()
         let server = MCPServer(board: named.first?.board ?? board, named: named, send: writer.send, log: log) { store in
@@ -76,8 +77,8 @@ enum MCPCommand: KanbanCommand {
         watchers.server = server
 
         // The agent's reading tools (and the commands run beside it) look only at what changed while this runs.
-        let monitor = board.store.flatMap { IndexMonitoring.start($0, context) }
-        defer { monitor?.stop() }
+        let monitors = (named.isEmpty ? [board.store].compactMap { $0 } : opened).compactMap { IndexMonitoring.start($0, context) }
+        defer { monitors.forEach { $0.stop() } }
         if !named.isEmpty {
             if !context.isQuiet { log("serving \(named.count) boards: " + named.map { "\($0.name) (\($0.board.store?.directory ?? ""))" }.joined(separator: ", ")) }
         } else if let store = board.store {

@@ -165,7 +165,7 @@ enum ServeCommand: KanbanCommand {
 
         let reason = signals.wait(for: shutdown)
         server.stop()
-        served.forEach { $0.stop() }
+        // The boards' watchers and monitors stop as the command returns (the defer above).
         switch reason {
         case .signal, .outputClosed:
             return .success
