@@ -34,6 +34,9 @@ import Testing
             let second = try server.get("/b/1/api/board")
             #expect(second.json?["title"] as? String == "Second <i>board</i>", "\(second)")
             #expect(try server.get("/b/1/").text.contains("board-picker"))
+            // The report's links are relative, so that they stay under the board's prefix.
+            let report = try server.get("/b/1/report")
+            #expect(report.text.contains("<a href=\"./\">← Board</a>") && report.text.contains("action=\"report\""), "\(report)")
             #expect(try server.get("/b/2/api/board").status == 404)
             #expect(try server.get("/b/01x/api/board").status == 404)
             #expect(try server.get("/api/board").status == 404)
