@@ -38,7 +38,12 @@ import Testing
             let report = try server.get("/b/1/report")
             #expect(report.text.contains("<a href=\"./\">← Board</a>") && report.text.contains("action=\"report\""), "\(report)")
             #expect(try server.get("/b/2/api/board").status == 404)
-            #expect(try server.get("/b/01x/api/board").status == 404)
+            // A board is looked up by its index in the list, never used as a path.
+            for path in ["/b/01x/api/board", "/b/-1/api/board", "/b/99999999999999999999/api/board", "/b/1.0/api/board", "/b/",
+                         "/b/board/api/board", "/b/%2e%2e/api/board", "/b/0%2F..%2F1/api/board", "/b/%00/api/board"] {
+                let response = try server.get(path)
+                #expect(response.status == 404 || response.status == 400, "\(path): \(response)")
+            }
             #expect(try server.get("/api/board").status == 404)
         }
     }
