@@ -139,10 +139,9 @@ enum ServeCommand: KanbanCommand {
             context.output.writeLine("serving \"\(title)\" at \(url)")
         } else {
             context.output.writeLine("serving \(opened.count) boards at \(url)")
-            let width = opened.map { $0.0.name.count }.max() ?? 0
+            let width = opened.map { $0.0.name.terminalWidth }.max() ?? 0
             for (index, (found, _)) in opened.enumerated() {
-                let name = found.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                context.output.writeLine("  \(name)  \"\(found.board?.title ?? "")\" at /b/\(index)/")
+                context.output.writeLine("  \(found.name.padded(toWidth: width))  \"\(found.board?.title ?? "")\" at /b/\(index)/")
             }
         }
         for other in addresses where isWildcard && !other.hasPrefix("127.") && other != "::1" {
