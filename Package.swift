@@ -32,7 +32,7 @@ let package = Package(
         .testTarget(name: "KanbanCoreTests", dependencies: ["KanbanCore", "KanbanTestSupport"]),
         .testTarget(name: "KanbanGitTests", dependencies: ["KanbanGit", "KanbanCore", "KanbanSubprocess", "KanbanTestSupport"]),
         .testTarget(name: "KanbanWatchTests", dependencies: ["KanbanWatch", "KanbanCore", "KanbanTestSupport"]),
-        .testTarget(name: "KanbanServerTests", dependencies: ["KanbanServer", "KanbanCore", "KanbanTestSupport"]),
+        .testTarget(name: "KanbanServerTests", dependencies: ["KanbanServer", "KanbanCore", "KanbanGit", "KanbanTestSupport"]),
         .testTarget(name: "kanbanTests", dependencies: ["kanban", "KanbanCore", "KanbanWatch", "KanbanGit", "KanbanServer", "KanbanTestSupport"]),
     ]
 )

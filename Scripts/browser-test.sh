@@ -47,8 +47,9 @@ work=$(mktemp -d)
 server=""
 readonly_server=""
 big_server=""
+boards_server=""
 cleanup() {
-    for pid in $server $readonly_server $big_server; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    for pid in $server $readonly_server $big_server $boards_server; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -103,12 +104,24 @@ board="$big" start_server big
 big_server=$pid
 big_url=$url
 
+# Two boards in one directory, for the picker: a copy of the sample board and a small one made here.
+boards="$work/boards"
+mkdir -p "$boards"
+cp -R SampleBoards/product-launch "$boards/lumen"
+"$kanban" init "$boards/side" --title "Side <b>board</b>" --columns "todo:To Do,done:Done" >/dev/null
+"$kanban" --board "$boards/side" add "First side card" >/dev/null
+"$kanban" --board "$boards/side" add "Second side card" >/dev/null
+start_server boards "$boards"
+boards_server=$pid
+boards_url=$url
+
 mkdir -p Docs
 # A browser that hangs must not hold CI: the cases take under a minute.
 limit=()
 if command -v timeout >/dev/null 2>&1; then limit=(timeout 600); fi
 status=0
 CHROMEDRIVER="$(command -v chromedriver)" READONLY_URL="$readonly_url" BIG_URL="$big_url" BIG_BOARD="$big" \
+    BOARDS_URL="$boards_url" BOARDS_DIR="$boards" \
     ${limit[@]+"${limit[@]}"} "$venv/bin/python" Scripts/browser_test.py "$main_url" "$board" "$root/docs/serve.png" \
     | tee "$work/results" || status=$?
 if ! tail -n 1 "$work/results" | grep -Eq '^[0-9]+ passed, [0-9]+ failed$'; then

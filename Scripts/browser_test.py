@@ -24,7 +24,7 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 URL, BOARD = sys.argv[1], sys.argv[2]
 SCREENSHOT = sys.argv[3] if len(sys.argv) > 3 else None
@@ -1028,6 +1028,47 @@ def ten_thousand_cards():
     driver.execute_script("const list = document.querySelector(\"[data-column='todo'] .cards\"); list.scrollTop = list.scrollHeight")
     wait(lambda: driver.execute_script("return document.querySelectorAll(\"[data-column='todo'] [data-slug]\").length") > 150,
          "scrolling to draw more cards")
+
+
+@case
+def many_boards_with_a_picker():
+    """`kanban serve DIR` on a directory of two boards: the list at /, each board under /b/<index>/, the picker."""
+    boards_url, boards_dir = os.environ.get("BOARDS_URL"), os.environ.get("BOARDS_DIR")
+    if not boards_url:
+        print("      (no BOARDS_URL: skipped)")
+        return
+    driver.get(boards_url)
+    links = wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#boards a"), "the list of boards")
+    assert [link.get_attribute("data-board") for link in links] == ["lumen", "side"], [l.text for l in links]
+    assert links[1].text == "Side <b>board</b>", links[1].text
+    links[0].click()
+    wait(lambda: "/b/0" in driver.current_url, "the first board's address")
+    wait(lambda: driver.execute_script("return document.body.dataset.ready") == "1", "the first board to be ready")
+    assert len(slugs("done")) == 6, slugs("done")
+    picker = wait(lambda: visible("#board-picker"), "the board picker in the header")
+    options = picker.find_elements(By.TAG_NAME, "option")
+    assert [o.text for o in options] == ["Lumen 2.0 Launch (lumen)", "Side <b>board</b> (side)"], [o.text for o in options]
+    assert options[0].is_selected()
+    assert driver.find_element(By.CSS_SELECTOR, "[data-action='report']").get_attribute("href").endswith("/b/0/report")
+    Select(picker).select_by_value("1")
+    wait(lambda: "/b/1" in driver.current_url, "the second board's address")
+    wait(lambda: driver.execute_script("return document.body.dataset.ready") == "1", "the second board to be ready")
+    wait(lambda: slugs("todo") == ["first-side-card", "second-side-card"], f"the second board's cards, not {slugs('todo')}")
+    assert driver.find_element(By.ID, "board-title").text == "Side <b>board</b>"
+    assert wait(lambda: visible("#board-picker"), "the picker on the second board").find_elements(By.TAG_NAME, "option")[1].is_selected()
+    drag("second-side-card", driver.find_element(By.CSS_SELECTOR, "[data-column='done']"), 0)
+    moved = os.path.join(boards_dir, "side/cards/done/second-side-card.md")
+    wait(lambda: os.path.exists(moved), "the card's file to move in the second board")
+    assert not os.path.exists(os.path.join(boards_dir, "side/cards/todo/second-side-card.md"))
+    wait(lambda: slugs("done") == ["second-side-card"], f"the page to show the card in Done, not {slugs('done')}")
+    # Only the second board changed: the first has no such card and its Done column is as it was.
+    lumen = os.path.join(boards_dir, "lumen")
+    assert not any("second-side-card" in name for _, _, names in os.walk(lumen) for name in names)
+    assert len(os.listdir(os.path.join(lumen, "cards/done"))) == 6
+    Select(wait(lambda: visible("#board-picker"), "the picker")).select_by_value("0")
+    wait(lambda: "/b/0" in driver.current_url, "back on the first board")
+    wait(lambda: driver.execute_script("return document.body.dataset.ready") == "1", "the first board to be ready again")
+    assert "second-side-card" not in slugs("done")
 
 
 # Last: the read-only server's cookie (same host, another port) replaces the first server's.

@@ -87,6 +87,32 @@ async def drive(binary, board, mode):
         check(f"{tag} read the card resource", getattr(contents, "text", "").startswith("---") and title in contents.text)
 
 
+async def drive_two_boards(binary, boards):
+    """`kanban mcp DIR` on a directory of two boards: every tool takes `board`, and a card lands in the board named."""
+    server = StdioServerParameters(command=binary, args=["--quiet", "mcp", boards], env={"NO_COLOR": "1"})
+    async with Client(server, mode="legacy") as client:
+        tag = "[two boards]"
+        tools = await client.list_tools()
+        add = next(tool for tool in tools.tools if tool.name == "add_card")
+        enum = add.input_schema["properties"].get("board", {}).get("enum")
+        check(f"{tag} add_card takes board, an enum of the names", enum == ["lumen", "side"], str(enum))
+        check(f"{tag} board is required", "board" in add.input_schema.get("required", []), str(add.input_schema.get("required")))
+        listed = await client.call_tool("boards", {})
+        names = [board.get("name") for board in (listed.structured_content or {}).get("boards", [])]
+        check(f"{tag} the boards tool lists them", not listed.is_error and names == ["lumen", "side"], text_of(listed))
+        wrong = await client.call_tool("add_card", {"board": "nowhere", "title": "Lost"})
+        check(f"{tag} a wrong board is a tool error naming the boards", wrong.is_error and "lumen, side" in text_of(wrong), text_of(wrong))
+        added = await client.call_tool("add_card", {"board": "side", "title": "Side card from an agent"})
+        card = (added.structured_content or {}).get("card", {})
+        check(f"{tag} add a card to the second board", not added.is_error and card.get("column") == "todo", text_of(added))
+        landed = os.path.join(boards, "side", "cards", "todo", "side-card-from-an-agent.md")
+        check(f"{tag} it lands on disk in that board", os.path.exists(landed), landed)
+        elsewhere = [name for _, _, files in os.walk(os.path.join(boards, "lumen")) for name in files if "side-card" in name]
+        check(f"{tag} and not in the first", not elsewhere, str(elsewhere))
+        resource = await client.read_resource("kanban://boards/side/card/side-card-from-an-agent")
+        check(f"{tag} read it as the second board's resource", "Side card from an agent" in getattr(resource.contents[0], "text", ""))
+
+
 async def main():
     binary, sample = sys.argv[1], sys.argv[2]
     root = tempfile.mkdtemp(prefix="kanban-mcp-client-")
@@ -98,6 +124,18 @@ async def main():
                 await drive(binary, board, mode)
             except Exception as error:  # a client-side failure is a failed check, not a crash of the script
                 check(f"[{mode}] the session ran to the end", False, repr(error))
+        boards = os.path.join(root, "boards")
+        shutil.copytree(sample, os.path.join(boards, "lumen"))
+        side = os.path.join(boards, "side")
+        os.makedirs(os.path.join(side, "cards", "todo"))
+        os.makedirs(os.path.join(side, "cards", "done"))
+        os.makedirs(os.path.join(side, "archive"))
+        with open(os.path.join(side, "board.md"), "w", encoding="utf-8") as file:
+            file.write("---\ntitle: Side\ncolumns:\n  - id: todo\n    name: To Do\n  - id: done\n    name: Done\n---\n")
+        try:
+            await drive_two_boards(binary, boards)
+        except Exception as error:
+            check("[two boards] the session ran to the end", False, repr(error))
     finally:
         shutil.rmtree(root, ignore_errors=True)
     print(f"{passed} passed, {failed} failed")

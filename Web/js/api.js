@@ -11,7 +11,15 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+// With several boards, `kanban serve` serves each under /b/<index>/ and the page is at that address: its API calls
+// go to the same prefix. With one board there is no prefix.
+export const boardPrefix = (location.pathname.match(/^\/b\/[0-9]+/) || [""])[0];
+
+function request(method, path, body) {
+  return send(method, boardPrefix + path, body);
+}
+
+async function send(method, path, body) {
   const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
   if (method !== "GET") {
     options.headers["Content-Type"] = "application/json";
@@ -61,4 +69,6 @@ export const api = {
   removeLabel: (id, strip) => request("DELETE", "/api/labels/" + encodeURIComponent(id), { strip: !!strip }),
   status: () => request("GET", "/api/status"),
   sync: () => request("POST", "/api/sync", {}),
+  // The boards the server serves (only when it serves several): the same for every board's page.
+  boards: () => send("GET", "/api/boards"),
 };

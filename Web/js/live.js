@@ -6,6 +6,7 @@ import { state, upsertCard, removeCard, locate, select } from "./state.js";
 import { refetchBoard } from "./actions.js";
 import { externalChange, openSlug } from "./panel.js";
 import { toast } from "./ui.js";
+import { boardPrefix } from "./api.js";
 import { noteArchived } from "./work.js";
 
 const hooks = { afterEvent: [] };
@@ -50,7 +51,7 @@ function setStatus(text, kind, title) {
 }
 
 function open() {
-  source = new EventSource("/api/events", { withCredentials: true });
+  source = new EventSource(boardPrefix + "/api/events", { withCredentials: true });
   const mine = source;
   mine.addEventListener("open", () => {
     setStatus("live", "on", "Changes made anywhere appear here as they happen");

@@ -1,7 +1,7 @@
 // Starts the page: reads the board, draws it, opens the event stream, and wires the
 // header, the board's clicks and the dialogs to the modules that do the work.
 
-import { api } from "./api.js";
+import { api, boardPrefix } from "./api.js";
 import { state, setBoard, select, subscribe, changed } from "./state.js";
 import { onColumnAction } from "./board.js";
 import { initDrag } from "./drag.js";
@@ -128,6 +128,31 @@ function showProblems() {
   document.getElementById("read-only").hidden = !state.board?.readOnly;
 }
 
+// With several boards served, the header's picker lists them and opens the one chosen; with one, there is none.
+async function initBoardPicker() {
+  document.querySelector('[data-action="report"]').href = boardPrefix + "/report";
+  if (!boardPrefix) return;
+  const picker = document.getElementById("board-picker");
+  let answer;
+  try {
+    answer = await api.boards();
+  } catch (error) {
+    return;
+  }
+  const boards = Array.isArray(answer?.boards) ? answer.boards : [];
+  for (const board of boards) {
+    const option = document.createElement("option");
+    option.value = String(board.index);
+    option.textContent = board.title === board.name ? board.name : `${board.title} (${board.name})`;
+    option.selected = boardPrefix === "/b/" + board.index;
+    picker.append(option);
+  }
+  picker.hidden = boards.length < 2;
+  picker.addEventListener("change", () => {
+    location.assign("/b/" + encodeURIComponent(picker.value) + "/");
+  });
+}
+
 async function start() {
   // The token has done its work (the server set its cookie): keep it out of the address bar and history.
   if (new URLSearchParams(location.search).has("token")) history.replaceState(null, "", location.pathname);
@@ -141,6 +166,7 @@ async function start() {
   initArchive();
   initMultiBar();
   initHelp();
+  initBoardPicker();
   document.querySelector('[data-action="undo"]').addEventListener("click", () => undo());
   let generation = 0;
   subscribe(() => {

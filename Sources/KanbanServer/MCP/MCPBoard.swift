@@ -39,7 +39,7 @@ package final class MCPBoard: Sendable {
         var problem: String
     }
 
-    let settings: Settings
+    package let settings: Settings
     private let found: Mutex<Found>
 
     /// A board found already (`store`), or the reason there is none (`problem`).

@@ -34,4 +34,17 @@ package enum MCPInstructions {
         Resources: kanban://board (the board as markdown) and kanban://card/{slug} (a card's file); subscribe to hear \
         when they change on disk, whoever changed them.
         """
+
+    /// The instructions for a server of `boards` (names; empty for one board, whose instructions are ``text``).
+    static func text(boards: [String]) -> String {
+        guard !boards.isEmpty else { return text }
+        return text + """
+
+
+            Several boards. This server serves \(boards.count) boards: \(boards.joined(separator: ", ")). Every tool but \
+            boards takes 'board', the name of the one to work on (required; the boards tool lists them with their titles). \
+            Column and label ids are each board's own: the board tool gives them. Resources are per board: \
+            kanban://boards/{board}/board and kanban://boards/{board}/card/{slug} (the name percent-encoded).
+            """
+    }
 }

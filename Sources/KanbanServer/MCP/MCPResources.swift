@@ -2,10 +2,12 @@ import Foundation
 import KanbanCore
 
 /// The resources `kanban mcp` offers: `kanban://board`, the board as a markdown overview, and `kanban://card/{slug}`,
-/// a card's file as it is on disk.
+/// a card's file as it is on disk. With several boards, each board's are under its name:
+/// `kanban://boards/{board}/board` and `kanban://boards/{board}/card/{slug}` (the name percent-encoded).
 package enum MCPResources {
     static let boardURI = "kanban://board"
     static let cardPrefix = "kanban://card/"
+    static let boardsPrefix = "kanban://boards/"
     /// Resources listed per `resources/list` page.
     static let pageSize = 1000
 
@@ -22,8 +24,34 @@ package enum MCPResources {
     /// Whether `uri` names a resource of this server (a card that exists or not).
     static func isKnown(_ uri: String) -> Bool { uri == boardURI || slug(of: uri) != nil }
 
-    /// The board as markdown: its title, then each column with its cards in order, each a link to its resource.
-    static func markdown(of snapshot: BoardSnapshot) -> String {
+    /// The board resource of the board named `name` (nil: the one board's, `kanban://board`).
+    static func boardURI(in name: String?) -> String {
+        name.map { boardsPrefix + ServeApp.percentEncoded($0) + "/board" } ?? boardURI
+    }
+
+    /// A card's resource on the board named `name` (nil: the one board's, `kanban://card/{slug}`).
+    static func cardURI(_ slug: String, in name: String?) -> String {
+        name.map { boardsPrefix + ServeApp.percentEncoded($0) + "/card/" + slug } ?? cardURI(slug)
+    }
+
+    /// What `uri` names: the board (nil in the one board's URIs) and the card's slug (nil for the board itself); nil
+    /// when it names no resource of this server.
+    static func parse(_ uri: String) -> (board: String?, slug: String?)? {
+        if uri == boardURI { return (nil, nil) }
+        if let slug = slug(of: uri) { return (nil, slug) }
+        guard uri.hasPrefix(boardsPrefix) else { return nil }
+        let rest = uri.dropFirst(boardsPrefix.count)
+        guard let slash = rest.firstIndex(of: "/"), let name = String(rest[..<slash]).removingPercentEncoding, !name.isEmpty else { return nil }
+        let tail = rest[rest.index(after: slash)...]
+        if tail == "board" { return (name, nil) }
+        guard tail.hasPrefix("card/"), let slug = String(tail.dropFirst(5)).removingPercentEncoding,
+              !slug.isEmpty, !slug.contains("/"), slug != ".", slug != ".." else { return nil }
+        return (name, slug)
+    }
+
+    /// The board as markdown: its title, then each column with its cards in order, each a link to its resource (on
+    /// the board named `name`, with several boards).
+    static func markdown(of snapshot: BoardSnapshot, board name: String? = nil) -> String {
         let board = snapshot.board
         var text = "# \(board.title)\n"
         for id in snapshot.columnIDs {
@@ -31,7 +59,7 @@ package enum MCPResources {
             text += "\n## \(board.columnName(id)) (`\(id)`, \(cards.count) \(cards.count == 1 ? "card" : "cards"))\n\n"
             for card in cards {
                 let labels = card.labels.map { " `\($0)`" }.joined()
-                text += "- [\(card.title)](\(cardURI(card.slug)))\(labels) — `\(card.slug)`\n"
+                text += "- [\(card.title)](\(cardURI(card.slug, in: name)))\(labels) — `\(card.slug)`\n"
             }
         }
         if !board.labels.isEmpty {
@@ -55,6 +83,35 @@ extension MCPServer {
         }
     }
 
+    /// Whether `uri` names a resource of this server as it serves: the one board's URIs, or with several boards the
+    /// URIs under a board's name.
+    func isKnownResource(_ uri: String) -> Bool {
+        guard let parsed = MCPResources.parse(uri) else { return false }
+        return (parsed.board == nil) == tools.named.isEmpty
+    }
+
+    /// The URIs this server's resources have, for an error that names no resource of it.
+    private var resourceForms: String {
+        tools.named.isEmpty ? "\(MCPResources.boardURI) and \(MCPResources.cardPrefix){slug}"
+            : "\(MCPResources.boardsPrefix){board}/board and \(MCPResources.boardsPrefix){board}/card/{slug}, for the boards \(tools.named.map(\.name).joined(separator: ", "))"
+    }
+
+    /// The board `uri` is on, its name (nil with one board) and the card's slug (nil for the board itself).
+    private func resolve(_ uri: String) throws(JSONRPCError) -> (store: BoardStore, name: String?, slug: String?) {
+        guard let parsed = MCPResources.parse(uri), isKnownResource(uri) else {
+            throw Self.resourceNotFound(uri, "no resource \(uri); this server has \(resourceForms)")
+        }
+        guard let name = parsed.board else { return (try requireBoard(for: uri), nil, parsed.slug) }
+        guard let entry = tools.named.first(where: { $0.name == name }) else {
+            throw Self.resourceNotFound(uri, "no board '\(name)'; the boards are: \(tools.named.map(\.name).joined(separator: ", "))")
+        }
+        do throws(MCPToolError) {
+            return (try entry.board.require(), name, parsed.slug)
+        } catch {
+            throw Self.resourceNotFound(uri, error.message)
+        }
+    }
+
     func listResources(_ request: Request) throws(JSONRPCError) -> JSON {
         // A cursor is checked against the listing before any arithmetic: a client may send anything as one.
         var cursor: Int?
@@ -64,20 +121,30 @@ extension MCPServer {
             }
             cursor = value
         }
-        let store = try requireBoard(for: MCPResources.boardURI)
-        let snapshot: BoardSnapshot
-        do {
-            snapshot = try store.load()
-        } catch {
-            throw .internalError(MCPToolError(error).message)
+        let boards: [(name: String?, store: BoardStore)]
+        if tools.named.isEmpty {
+            boards = [(nil, try requireBoard(for: MCPResources.boardURI))]
+        } else {
+            boards = tools.named.compactMap { entry in entry.board.store.map { (entry.name, $0) } }
         }
-        var resources: [JSON] = [.object([
-            "uri": .string(MCPResources.boardURI), "name": .string("board"), "title": .string(snapshot.board.title),
-            "description": .string("The board: its columns and their cards, in order, as markdown."), "mimeType": .string("text/markdown"),
-        ])]
-        resources += snapshot.cards.map { card in
-            .object(["uri": .string(MCPResources.cardURI(card.slug)), "name": .string(card.slug), "title": .string(card.title),
-                     "description": .string("Card in \(snapshot.board.columnName(card.column))"), "mimeType": .string("text/markdown")])
+        var resources: [JSON] = []
+        for (name, store) in boards {
+            let snapshot: BoardSnapshot
+            do {
+                snapshot = try store.load()
+            } catch {
+                throw .internalError(MCPToolError(error).message)
+            }
+            resources.append(.object([
+                "uri": .string(MCPResources.boardURI(in: name)), "name": .string(name.map { "board " + $0 } ?? "board"),
+                "title": .string(snapshot.board.title),
+                "description": .string("The board: its columns and their cards, in order, as markdown."), "mimeType": .string("text/markdown"),
+            ]))
+            resources += snapshot.cards.map { card in
+                .object(["uri": .string(MCPResources.cardURI(card.slug, in: name)), "name": .string(card.slug), "title": .string(card.title),
+                         "description": .string("Card in \(snapshot.board.columnName(card.column))" + (name.map { " on \($0)" } ?? "")),
+                         "mimeType": .string("text/markdown")])
+            }
         }
         let offset = cursor ?? 0
         guard offset <= resources.count else {
@@ -90,25 +157,23 @@ extension MCPServer {
     }
 
     func resourceTemplates() -> JSON {
-        .object(["resourceTemplates": .array([.object([
-            "uriTemplate": .string(MCPResources.cardPrefix + "{slug}"), "name": .string("card"), "title": .string("A card"),
+        let template = tools.named.isEmpty ? MCPResources.cardPrefix + "{slug}" : MCPResources.boardsPrefix + "{board}/card/{slug}"
+        return .object(["resourceTemplates": .array([.object([
+            "uriTemplate": .string(template), "name": .string("card"), "title": .string("A card"),
             "description": .string("A card's markdown file (frontmatter and body), by its slug."), "mimeType": .string("text/markdown"),
         ])])])
     }
 
     func readResource(_ request: Request) throws(JSONRPCError) -> JSON {
         guard let uri = request.params["uri"]?.stringValue else { throw .invalidParams("resources/read needs 'uri'") }
-        guard MCPResources.isKnown(uri) else {
-            throw Self.resourceNotFound(uri, "no resource \(uri); this server has \(MCPResources.boardURI) and \(MCPResources.cardPrefix){slug}")
-        }
-        let store = try requireBoard(for: uri)
+        let (store, name, slug) = try resolve(uri)
         let text: String
         do {
-            if let slug = MCPResources.slug(of: uri) {
-                let card = try exactCard(slug, store)
+            if let slug {
+                let card = try exactCard(slug, store, uri: uri)
                 text = String(decoding: try store.contents(atPath: card.path), as: UTF8.self)
             } else {
-                text = MCPResources.markdown(of: try store.load())
+                text = MCPResources.markdown(of: try store.load(), board: name)
             }
         } catch let error as JSONRPCError {
             throw error
@@ -122,21 +187,20 @@ extension MCPServer {
 
     /// The card whose slug is exactly `slug` (a resource names one card; prefixes are for people): on the board, else
     /// in the archive.
-    private func exactCard(_ slug: String, _ store: BoardStore) throws -> Card {
+    private func exactCard(_ slug: String, _ store: BoardStore, uri: String) throws -> Card {
         for scope in [CardScope.active, .archived] {
             if let card = try? store.card(slug, in: scope), card.slug == slug { return card }
         }
-        throw Self.resourceNotFound(MCPResources.cardURI(slug), "no card '\(slug)'")
+        throw Self.resourceNotFound(uri, "no card '\(slug)'")
     }
 
     func subscribe(_ request: Request) throws(JSONRPCError) -> JSON {
         guard let uri = request.params["uri"]?.stringValue else { throw .invalidParams("resources/subscribe needs 'uri'") }
-        guard MCPResources.isKnown(uri) else { throw Self.resourceNotFound(uri, "no resource \(uri)") }
-        let store = try requireBoard(for: uri)
+        let (store, _, slug) = try resolve(uri)
         // A card that is not there is refused, as resources/read refuses it: a subscription to it would never fire.
-        if let slug = MCPResources.slug(of: uri) {
+        if let slug {
             do {
-                _ = try exactCard(slug, store)
+                _ = try exactCard(slug, store, uri: uri)
             } catch let error as JSONRPCError {
                 throw error
             } catch {
@@ -163,9 +227,9 @@ extension MCPServer {
             guard let items = value.arrayValue, items.allSatisfy({ $0.stringValue != nil }) else {
                 throw .invalidParams("'resourceSubscriptions' must be a list of resource URIs")
             }
-            resources = items.compactMap(\.stringValue).filter(MCPResources.isKnown)
+            resources = items.compactMap(\.stringValue).filter(isKnownResource)
         }
-        _ = try requireBoard(for: MCPResources.boardURI)
+        if tools.named.isEmpty { _ = try requireBoard(for: MCPResources.boardURI) }
         let listen = Listen(id: request.id, resources: Set(resources), resourcesListChanged: filter["resourcesListChanged"]?.boolValue == true,
                             toolsListChanged: filter["toolsListChanged"]?.boolValue == true)
         watchIfPossible()

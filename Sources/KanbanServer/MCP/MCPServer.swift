@@ -70,10 +70,12 @@ package final class MCPServer: @unchecked Sendable {
     let state = Mutex(State())
     private var watchedBoard: String?
 
-    package init(board: MCPBoard, send: @escaping @Sendable (JSON) -> Void, log: @escaping @Sendable (String) -> Void = { _ in },
+    /// A server of `board`, or of several boards (`named`, two or more; `board` is then the first of them, and every
+    /// tool takes a `board` argument naming one).
+    package init(board: MCPBoard, named: [MCPNamedBoard] = [], send: @escaping @Sendable (JSON) -> Void, log: @escaping @Sendable (String) -> Void = { _ in },
          startWatching: @escaping (BoardStore) -> String? = { _ in nil }) {
         self.board = board
-        self.tools = MCPTools(board: board)
+        self.tools = MCPTools(board: board, named: named)
         self.send = send
         self.log = log
         self.startWatching = startWatching
@@ -207,7 +209,7 @@ package final class MCPServer: @unchecked Sendable {
             "protocolVersion": .string(version),
             "capabilities": Self.capabilities,
             "serverInfo": Self.serverInfo,
-            "instructions": .string(MCPInstructions.text),
+            "instructions": .string(MCPInstructions.text(boards: tools.named.map(\.name))),
         ]))
     }
 
@@ -215,7 +217,7 @@ package final class MCPServer: @unchecked Sendable {
         .object([
             "supportedVersions": .array((Self.statelessVersions + Self.handshakeVersions).map(JSON.string)),
             "capabilities": Self.capabilities,
-            "instructions": .string(MCPInstructions.text),
+            "instructions": .string(MCPInstructions.text(boards: tools.named.map(\.name))),
         ])
     }
 
@@ -284,7 +286,15 @@ package final class MCPServer: @unchecked Sendable {
 
     /// Starts the watcher for the board, once there is a board and a client that may want to hear of changes.
     func watchIfPossible() {
-        guard let store = board.store, watchedBoard == nil else { return }
+        guard watchedBoard == nil else { return }
+        if !tools.named.isEmpty {
+            watchedBoard = "*"
+            for store in tools.named.compactMap(\.board.store) {
+                if let problem = startWatching(store) { log(problem) }
+            }
+            return
+        }
+        guard let store = board.store else { return }
         watchedBoard = store.directory
         if let problem = startWatching(store) { log(problem) }
     }
@@ -292,13 +302,15 @@ package final class MCPServer: @unchecked Sendable {
     /// Tells subscribed clients what a change on disk changed: the card's and the board's resources, the list of
     /// resources when cards come or go, and the list of tools when board.md changes (its columns and labels are in
     /// the tools' schemas).
-    package func publish(_ event: WatchEvent) {
+    /// - Parameter directory: The directory of the board it happened on, with several boards.
+    package func publish(_ event: WatchEvent, onBoardAt directory: String? = nil) {
+        let name = directory.flatMap { directory in tools.named.first { $0.board.store?.directory == directory }?.name }
         var changed: Set<String> = []
-        if event.kind != .invalid { changed.insert(MCPResources.boardURI) }
-        if let slug = event.slug { changed.insert(MCPResources.cardURI(slug)) }
+        if event.kind != .invalid { changed.insert(MCPResources.boardURI(in: name)) }
+        if let slug = event.slug { changed.insert(MCPResources.cardURI(slug, in: name)) }
         // A rename's from and to are slugs (a move's are columns).
         if event.kind == .renamed {
-            for slug in [event.from, event.to].compactMap({ $0 }) { changed.insert(MCPResources.cardURI(slug)) }
+            for slug in [event.from, event.to].compactMap({ $0 }) { changed.insert(MCPResources.cardURI(slug, in: name)) }
         }
         let listChanged = [.created, .deleted, .archived, .unarchived, .renamed].contains(event.kind)
         let toolsChanged = [.board, .columnAdded, .columnRemoved].contains(event.kind)

@@ -4,6 +4,17 @@ extension MCPTools {
     /// Every tool, in the order `tools/list` gives them.
     package static let catalogue: [MCPTool] = [
         MCPTool(
+            name: "boards", title: "Boards",
+            description: "The boards this server serves: each one's name (the 'board' every other tool takes), title and card count.",
+            isReadOnly: true, isIdempotent: true,
+            properties: { _ in [:] },
+            output: object(["boards": .object(["type": .string("array"), "items": object([
+                "name": .object(["type": .string("string")]), "title": .object(["type": .string("string")]),
+                "directory": .object(["type": .string("string")]), "cards": .object(["type": .string("integer")]),
+                "error": .object(["type": .string("string")]),
+            ], required: ["name", "directory"])])], required: ["boards"]),
+            run: { tools, _ throws(MCPToolError) in tools.boardList() }),
+        MCPTool(
             name: "board", title: "Board overview",
             description: "The board's title, columns in order with card counts, and labels: the ids the other tools take.",
             isReadOnly: true, isIdempotent: true,

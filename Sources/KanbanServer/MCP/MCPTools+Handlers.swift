@@ -82,6 +82,21 @@ extension MCPTools {
 
     // MARK: Reading
 
+    /// The boards served (several), each with its title and number of cards, or why it does not read now.
+    func boardList() -> JSON {
+        .object(["boards": .array(named.map { entry in
+            var members: [String: JSON] = ["name": .string(entry.name), "directory": .string(entry.board.store?.directory ?? "")]
+            do {
+                let snapshot = try entry.board.require().load()
+                members["title"] = .string(snapshot.board.title)
+                members["cards"] = .number(String(snapshot.cards.count))
+            } catch {
+                members["error"] = .string(Self.toolError(error).message)
+            }
+            return .object(members)
+        })])
+    }
+
     func boardOverview() throws(MCPToolError) -> JSON {
         try read { store in
             let snapshot = try store.load()

@@ -38,6 +38,6 @@ extension MCPTools {
         .setDependencies: .offered("update_card"),
         .exportCards: .absent(because: "list_cards and show_card give an agent the cards; a file format is for people's tools"),
         .importCards: .absent(because: "an import is a person's decision on a file of theirs, made once: 'kanban import'"),
-        .listBoards: .absent(because: "not offered yet: 'kanban boards' lists them"),
+        .listBoards: .offered("boards"),
     ]
 }

@@ -44,9 +44,16 @@ package struct MCPTool: Sendable {
     var output: JSON
     var run: @Sendable (MCPTools, MCPArguments) throws(MCPToolError) -> JSON
 
-    /// The `tools/list` entry.
-    func definition(board: Board?) -> JSON {
-        var input: [String: JSON] = ["type": .string("object"), "properties": .object(properties(board)), "additionalProperties": .bool(false)]
+    /// The `tools/list` entry; with `boardNames` (a server of several boards), a required `board` argument that takes
+    /// one of them.
+    func definition(board: Board?, boardNames: [String]? = nil) -> JSON {
+        var properties = properties(board)
+        var required = required
+        if let boardNames {
+            properties["board"] = MCPTools.string("The board, by name (the boards tool lists them).", values: boardNames)
+            required.insert("board", at: 0)
+        }
+        var input: [String: JSON] = ["type": .string("object"), "properties": .object(properties), "additionalProperties": .bool(false)]
         if !required.isEmpty { input["required"] = .array(required.map(JSON.string)) }
         return .object([
             "name": .string(name),
@@ -157,14 +164,43 @@ package struct MCPArguments {
     }
 }
 
+/// One of the boards `kanban mcp` serves when it serves several: the name every tool's `board` argument takes.
+package struct MCPNamedBoard: Sendable {
+    package var name: String
+    package var board: MCPBoard
+
+    package init(name: String, board: MCPBoard) {
+        self.name = name
+        self.board = board
+    }
+}
+
 /// The tools `kanban mcp` offers, few and complete: each calls the store function the matching command calls.
 package struct MCPTools {
-    let board: MCPBoard
+    /// The board a call works on: the one board, or the one a call's `board` argument names.
+    private(set) var board: MCPBoard
+    /// The boards served when there are several (every tool but `boards` then takes `board`); empty with one.
+    let named: [MCPNamedBoard]
     let all: [MCPTool]
 
-    init(board: MCPBoard) {
+    init(board: MCPBoard, named: [MCPNamedBoard] = []) {
         self.board = board
-        all = board.settings.tools.tools(of: Self.catalogue)
+        self.named = named
+        // The boards tool is for a server of several boards; with one, tools/list is as it always was.
+        all = board.settings.tools.tools(of: Self.catalogue).filter { !named.isEmpty || $0.name != "boards" }
+    }
+
+    /// The board `value` (a call's `board` argument) names among ``named``.
+    func board(named value: JSON?) throws(MCPToolError) -> MCPBoard {
+        let names = named.map(\.name).joined(separator: ", ")
+        guard let value, value != .null else {
+            throw MCPToolError("'board' is required: this server serves several boards: \(names)")
+        }
+        guard let name = value.stringValue else { throw MCPToolError("'board' must be a string, one of: \(names)") }
+        guard let entry = named.first(where: { $0.name == name }) else {
+            throw MCPToolError("no board '\(name)'; the boards are: \(names)")
+        }
+        return entry.board
     }
 
     func tool(named name: String) -> MCPTool? { all.first { $0.name == name } }
@@ -172,12 +208,18 @@ package struct MCPTools {
     /// The size of `tools/list`'s result for `selection` on `board`, as the server sends it (bytes of compact JSON):
     /// what an agent's context pays for the tools, about a token for every four bytes.
     package static func listingBytes(_ selection: MCPToolSelection, board: Board?) -> Int {
-        let tools = selection.tools(of: catalogue).map { $0.definition(board: board) }
+        // One board's listing: the boards tool is offered only with several.
+        let tools = selection.tools(of: catalogue).filter { $0.name != "boards" }.map { $0.definition(board: board) }
         return JSON.object(["tools": .array(tools)]).rendered(pretty: false).utf8.count
     }
 
     /// The `tools/list` entries, with the board's column and label ids in the schemas.
     func definitions() -> [JSON] {
+        guard named.isEmpty else {
+            // Column and label ids differ from board to board: the schemas name the boards, and the board tool the ids.
+            let names = named.map(\.name)
+            return all.map { $0.definition(board: nil, boardNames: $0.name == "boards" ? nil : names) }
+        }
         let current = try? board.store?.loadBoard()
         return all.map { $0.definition(board: current) }
     }
@@ -185,7 +227,12 @@ package struct MCPTools {
     /// A `tools/call` result: the structured result and the same JSON as text, or `isError` with a message.
     func call(_ tool: MCPTool, _ arguments: [String: JSON]) -> JSON {
         do throws(MCPToolError) {
-            let result = try tool.run(self, try MCPArguments(arguments, tool: tool))
+            var tools = self
+            var arguments = arguments
+            if !named.isEmpty && tool.name != "boards" {
+                tools.board = try board(named: arguments.removeValue(forKey: "board"))
+            }
+            let result = try tool.run(tools, try MCPArguments(arguments, tool: tool))
             return .object([
                 "content": .array([.object(["type": .string("text"), "text": .string(result.rendered(pretty: false))])]),
                 "structuredContent": result,

@@ -107,8 +107,8 @@ extension ReportDocument {
                 return text + "</select></label>\n"
             }
             let columns = board.columns.map { ($0.id, $0.name) }
-            var text = "<nav><a href=\"/\">← Board</a></nav>\n"
-            text += "<form method=\"get\" action=\"/report\">\n"
+            var text = "<nav><a href=\"./\">← Board</a></nav>\n"
+            text += "<form method=\"get\" action=\"report\">\n"
             text += select("start", "Start", start, columns, none: "default (second column)")
             text += select("done", "Done", done, columns, none: "default (last column)")
             text += "<label>Since <input type=\"date\" name=\"since\" value=\"\(escaped(since ?? ""))\"></label>\n"

@@ -37,6 +37,6 @@ extension ServeApp {
         .setDependencies: .absent(because: "the page shows what each card waits for and blocks; 'kanban depend' changes it"),
         .exportCards: .absent(because: "not offered yet: 'kanban export csv|json'"),
         .importCards: .absent(because: "not offered yet: 'kanban import' (the page cannot read a file from this computer's disk without an upload)"),
-        .listBoards: .absent(because: "not offered yet: 'kanban boards' lists them"),
+        .listBoards: .offered("GET /api/boards"),
     ]
 }

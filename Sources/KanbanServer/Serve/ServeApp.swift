@@ -64,7 +64,12 @@ package final class ServeApp: @unchecked Sendable {
 
     /// Answers `request`; every response carries the security headers.
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
-        var response = route(request)
+        Self.secured(admit(request) ?? dispatch(request))
+    }
+
+    /// `response` with the security headers every response carries.
+    static func secured(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
         if response.header("Content-Security-Policy") == nil {
             response.headers.append(("Content-Security-Policy", Self.contentSecurityPolicy))
         }
@@ -81,7 +86,10 @@ package final class ServeApp: @unchecked Sendable {
 
     // MARK: Checks
 
-    private func route(_ request: HTTPRequest) -> HTTPResponse {
+    /// The answer to a request that may not go on (no token, another Host, a cross-site change, a change to a
+    /// read-only board) or the redirect that trades the token in the address for a cookie; nil when it may go on.
+    /// ``ServeBoards`` asks it for every request, whichever board it is for.
+    func admit(_ request: HTTPRequest) -> HTTPResponse? {
         // A page on another site that rebinds its DNS name to 127.0.0.1 still names its own host.
         guard let host = request.header("Host"), settings.allowedHosts.contains(host.lowercased()) else {
             return .error(.forbidden, "forbidden", "this server answers only to \(settings.allowedHosts.sorted().joined(separator: " or "))")
@@ -122,7 +130,7 @@ package final class ServeApp: @unchecked Sendable {
                 return .error(.forbidden, "read-only", "the board is served read-only ('kanban serve --read-only')")
             }
         }
-        return dispatch(request)
+        return nil
     }
 
     /// Whether `request` carries the token: the cookie the first visit set, or `Authorization: Bearer`.

@@ -27,13 +27,22 @@ enum MCPCommand: KanbanCommand {
             of the client's roots that is in a board. Changes are made and committed as the commands make them \
             (--commit, KANBAN_COMMIT=1 or 'autocommit: true' in board.md).
 
+            Given directories, it serves every board they hold (each a board, or a directory searched as 'kanban \
+            boards' searches it), named as 'kanban boards' names them (a board given itself, by its directory's name). \
+            With several boards every tool takes a required 'board' argument (the names are an enum in the schemas; a \
+            wrong one is an error that lists them), the boards tool lists them, and the resources are per board: \
+            kanban://boards/{board}/board and kanban://boards/{board}/card/{slug}. Given one board, or a directory \
+            holding one, it serves it as without arguments. See docs/boards.md.
+
             'kanban agents --mcp' prints how to register it in common clients.
 
             Examples:
               kanban mcp --board ~/src/app/board
               claude mcp add kanban -- kanban mcp --board "$PWD"
+              kanban mcp ~/src/app/board ~/src/site/board      # two boards: every tool takes 'board'
             """,
-        usage: "kanban mcp [--board <directory>] [--commit] [--tools all|core|<tool>,...]",
+        usage: "kanban mcp [<directory>...] [--board <directory>] [--commit] [--tools all|core|<tool>,...]",
+        arguments: [.repeating("directory", help: "A board, or a directory of boards (as 'kanban boards' finds them); several may be given (default: the board, found as every command finds it).", isOptional: true)],
         options: [
             .option("tools", valueName: "set", help: "The tools to offer: all (the default), core (the agent loop), or names separated by commas."),
         ],
@@ -53,17 +62,26 @@ enum MCPCommand: KanbanCommand {
             errorOutput.flush()
         }
         let writer = MCPLineWriter(descriptor: STDOUT_FILENO) { shutdown.request(.outputClosed) }
+        let found = try context.namedBoards(arguments.arguments("directory"))
+        let opened = try found.map { try context.openBoard(at: $0.directory).store }
+        if let first = opened.first { context.use(first) }
         let board = try makeBoard(context)
+        // With several boards, each is opened with the same settings and named as 'kanban boards' names it.
+        let named = found.count > 1 ? zip(found, opened).enumerated().map { index, pair in
+            MCPNamedBoard(name: pair.0.name, board: index == 0 ? board : MCPBoard(settings: board.settings, store: pair.1))
+        } : []
         let watchers = WatcherBox()
-        let server = MCPServer(board: board, send: writer.send, log: log) { store in
+        let server = MCPServer(board: named.first?.board ?? board, named: named, send: writer.send, log: log) { store in
             watchers.start(for: store, log: log)
         }
         watchers.server = server
 
         // The agent's reading tools (and the commands run beside it) look only at what changed while this runs.
-        let monitor = board.store.flatMap { IndexMonitoring.start($0, context) }
-        defer { monitor?.stop() }
-        if let store = board.store {
+        let monitors = (named.isEmpty ? [board.store].compactMap { $0 } : opened).compactMap { IndexMonitoring.start($0, context) }
+        defer { monitors.forEach { $0.stop() } }
+        if !named.isEmpty {
+            if !context.isQuiet { log("serving \(named.count) boards: " + named.map { "\($0.name) (\($0.board.store?.directory ?? ""))" }.joined(separator: ", ")) }
+        } else if let store = board.store {
             if !context.isQuiet { log("serving the board at \(store.directory)") }
         } else {
             log("no board found here; tools say how to point kanban mcp at one, and the client's roots are used when it offers them")
@@ -102,7 +120,7 @@ extension MCPCommand {
     /// settings of this command line for a board found later.
     static func makeBoard(_ context: CommandContext) throws -> MCPBoard {
         var settings = MCPBoard.Settings(git: try context.gitConfiguration())
-        settings.isBoardNamed = context.isBoardNamed
+        settings.isBoardNamed = context.isBoardNamed || !context.arguments.arguments("directory").isEmpty
         settings.lockTimeout = try context.seconds(fromVariable: "KANBAN_LOCK_TIMEOUT") ?? .seconds(20)
         settings.index = context.indexPlacement
         settings.commitPolicy = context.commitPolicy
@@ -123,34 +141,34 @@ extension MCPCommand {
     }
 }
 
-/// The watcher that feeds subscriptions: started once, for the board, when a client first wants to hear of changes.
+/// The watchers that feed subscriptions: started once for each board, when a client first wants to hear of changes.
 private final class WatcherBox: @unchecked Sendable {
     weak var server: MCPServer?
     private let lock = NSLock()
-    private var watcher: (any BoardWatcher)?
+    private var watchers: [String: any BoardWatcher] = [:]
 
     func start(for store: BoardStore, log: @escaping @Sendable (String) -> Void) -> String? {
         lock.lock()
         defer { lock.unlock() }
-        guard watcher == nil else { return nil }
+        guard watchers[store.directory] == nil else { return nil }
         let made = BoardWatchers.make(
             for: store, mechanism: .automatic, options: WatchOptions(),
             onNotice: { notice in log(notice.path.map { "\($0): \(notice.message)" } ?? notice.message) },
             onEvent: { [weak self] event in
-                self?.server?.publish(event)
+                self?.server?.publish(event, onBoardAt: store.directory)
                 if event.kind == .rootLost { log("the board directory '\(store.directory)' was removed or moved") }
             })
         do {
             try made.start()
         } catch {
-            return "cannot watch the board for changes: \(error.message)"
+            return "cannot watch the board at \(store.directory) for changes: \(error.message)"
         }
-        watcher = made
+        watchers[store.directory] = made
         return nil
     }
 
     func stop() {
-        let current = lock.withLock { watcher }
-        current?.stop()
+        let current = lock.withLock { Array(watchers.values) }
+        current.forEach { $0.stop() }
     }
 }

@@ -33,6 +33,12 @@ enum ReportCommand: KanbanCommand {
 
             DATE is YYYY-MM-DD (UTC; --until then means the end of that day) or an ISO 8601 time.
 
+            Given directories (each a board, or a directory of boards as 'kanban boards' finds them), it reports on \
+            every board they hold, one after the other, each under a line 'board NAME (DIRECTORY)'; --json prints an \
+            array of {"board": NAME, "directory", "report": the board's --json}; --check prints each board's lines \
+            after its name and exits 3 when any board has one; --svg and --html take one board. A board whose \
+            report fails is said on standard error, the others are still reported, and the exit status is 1.
+
             Examples:
               kanban report --since 2026-09-01
               kanban report --start in-progress --done review --label bug
@@ -41,7 +47,9 @@ enum ReportCommand: KanbanCommand {
               kanban report --check --max-age 10
               kanban report --json | jq '.cycleTime'
               kanban report --html retro.html
+              kanban report ~/src/company --since 2026-09-01      # one report a board
             """,
+        arguments: [.repeating("directory", help: "A board, or a directory of boards; several may be given (default: the board, found as every command finds it).", isOptional: true)],
         options: [
             .option("since", valueName: "date", help: "Measure from this day (default: the first commit of a card)."),
             .option("until", valueName: "date", help: "Measure up to this day, leaving later commits out (default: now)."),
@@ -70,6 +78,45 @@ enum ReportCommand: KanbanCommand {
         ])
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws -> ExitCode {
+        let named = try context.namedBoards(arguments.arguments("directory"))
+        guard named.count > 1 else {
+            if let only = named.first { context.use(try context.openBoard(at: only.directory).store) }
+            return try report(arguments, context)
+        }
+        if let file = ["svg", "html"].first(where: arguments.isGiven) {
+            throw arguments.usageError("--\(file) writes one board's report: give one board")
+        }
+        var status = ExitCode.success
+        var reports: [JSON] = []
+        for (index, found) in named.enumerated() {
+            if !arguments.flag("json") {
+                if index > 0 { context.print() }
+                context.print(context.stylist.apply(.bold, to: "board \(found.name) (\(found.directory))"))
+            }
+            do {
+                context.use(try context.openBoard(at: found.directory).store)
+                let outcome = try report(arguments, context) { json in
+                    reports.append(.object(["board": .string(found.name), "directory": .string(found.directory), "report": json]))
+                }
+                if outcome != .success && status == .success { status = outcome }
+            } catch let error as KanbanError {
+                context.reportFailure("board \(found.name): " + (error.location.map { "\($0): " } ?? "") + error.message)
+                status = .failure
+            } catch let error as SyncError {
+                context.reportFailure("board \(found.name): " + error.message)
+                status = .failure
+            } catch let error as CommandFailure {
+                context.reportFailure("board \(found.name): " + error.message)
+                status = .failure
+            }
+        }
+        if arguments.flag("json") { context.printJSON(.array(reports)) }
+        return status
+    }
+
+    /// The report on the command's board; its JSON goes to `emit` when given (several boards), else to standard output.
+    static func report(_ arguments: ParsedArguments, _ context: CommandContext, emit: ((JSON) -> Void)? = nil) throws -> ExitCode {
+        let emit = emit ?? context.printJSON
         let now = Date()
         let since = try arguments.value("since").map { try date($0, option: "since", endOfDay: false, arguments: arguments) }
         let until = try arguments.value("until").map { try date($0, option: "until", endOfDay: true, arguments: arguments) } ?? now
@@ -116,7 +163,7 @@ enum ReportCommand: KanbanCommand {
         let report = try FlowReport(board: board, cards: histories, options: options)
         let forecast = try forecastOptions.map { options throws(KanbanError) in try FlowForecast(report, options: options) }
         if arguments.flag("check") {
-            return try check(report, board: board, store: store, maxAge: maxAge, note: shallowNote, arguments: arguments, context: context)
+            return try check(report, board: board, store: store, maxAge: maxAge, note: shallowNote, arguments: arguments, context: context, emit: emit)
         }
         let notInHistory = FlowReport.slugsNotInHistory(of: store, labels: options.labels, histories: histories)
         if let path = arguments.value("svg") {
@@ -131,7 +178,7 @@ enum ReportCommand: KanbanCommand {
             guard case .object(var members) = json(report, title: board.title, notInHistory: notInHistory) else { return .failure }
             members["shallowHistory"] = .bool(isShallow)
             members["forecast"] = forecast.map(ReportJSON.forecast) ?? .null
-            context.printJSON(.object(members))
+            emit(.object(members))
             return .success
         }
         let renderer = ReportRenderer(report: report, title: board.title, notInHistory: notInHistory, forecast: forecast,
@@ -169,10 +216,10 @@ enum ReportCommand: KanbanCommand {
 
     /// `--check`: one line for each card past the SLE (or `maxAge`) and each column over its WIP limit now.
     static func check(_ report: FlowReport, board: Board, store: BoardStore, maxAge: Double?, note: String?,
-                      arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+                      arguments: ParsedArguments, context: CommandContext, emit: (JSON) -> Void) throws -> ExitCode {
         let alerts = try FlowCheck(report: report, board: board, cards: store.load(.active).cards, maxAge: maxAge)
         if arguments.flag("json") {
-            context.printJSON(ReportJSON.check(alerts))
+            emit(ReportJSON.check(alerts))
         } else {
             if let note { context.errorOutput.writeLine(context.errorStylist.apply(.yellow, to: "note: " + note)) }
             for alert in alerts.alerts { context.print(alert.message) }

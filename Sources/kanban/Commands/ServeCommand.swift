@@ -1,5 +1,6 @@
 import Foundation
 import KanbanCore
+import KanbanGit
 import KanbanServer
 import KanbanWatch
 
@@ -9,7 +10,7 @@ import KanbanWatch
     import Darwin
 #endif
 
-/// `kanban serve [--port N] [--bind ADDR] [--no-open] [--read-only]`: the board as a web page, live.
+/// `kanban serve [DIR...] [--port N] [--bind ADDR] [--no-open] [--read-only]`: the board (or several) as a web page, live.
 enum ServeCommand: KanbanCommand {
     static let spec = CommandSpec(
         name: "serve",
@@ -34,14 +35,25 @@ enum ServeCommand: KanbanCommand {
             it and has the token can change the board); --bind 0.0.0.0 (or ::) serves every address of this \
             machine and prints an address for each. Stop it with Ctrl-C (SIGINT) or SIGTERM.
 
+            Given directories, it serves every board they hold (each a board, or a directory searched as 'kanban \
+            boards' searches it), in one server with one token: the first line then says 'serving N boards at \
+            http://127.0.0.1:PORT/?token=TOKEN', a line follows for each board, the address lists the boards, each \
+            board's page is at /b/<index>/ with a picker in its header that switches between them, and every check \
+            above applies to every board. A board is named by its path under the directory given (a board given \
+            itself, by its directory's name). Given one board, or a directory holding one, it serves it as without \
+            arguments. See docs/boards.md.
+
             The JSON API the page uses is in docs/serve.md.
 
             Examples:
               kanban serve
               kanban serve --port 8080 --no-open --commit
+              kanban serve ~/src/app/board ~/src/site/board      # two boards, with a picker
+              kanban serve ~/src --no-open                        # every board under ~/src
               kanban serve --read-only --token-file ~/.config/kanban/wall-token   # a wall screen that survives restarts
             """,
-        usage: "kanban serve [--port <port>] [--bind <address>] [--no-open] [--read-only]",
+        usage: "kanban serve [<directory>...] [--port <port>] [--bind <address>] [--no-open] [--read-only]",
+        arguments: [.repeating("directory", help: "A board, or a directory of boards (as 'kanban boards' finds them); several may be given (default: the board, found as every command finds it).", isOptional: true)],
         options: [
             .option("port", short: "p", valueName: "port", help: "The port (default: a free one)."),
             .option("bind", valueName: "address", help: "The address to listen on (default 127.0.0.1)."),
@@ -70,9 +82,8 @@ enum ServeCommand: KanbanCommand {
         let isWildcard = address == "0.0.0.0" || address == "::"
         guard !address.isEmpty else { throw arguments.usageError("'--bind' needs an address") }
 
-        let store = try context.store()
-        let board = try store.loadBoard()
-        let hub = EventHub()
+        let named = try context.namedBoards(arguments.arguments("directory"))
+        if named.count == 1 { context.use(try context.openBoard(at: named[0].directory).store) }
         let token = try arguments.value("token-file").map { try TokenFile.token(at: context.absolute($0), shownAs: $0) } ?? Self.makeToken()
         // A wildcard address serves every address of this machine: each of them is a name the page may be opened by.
         let addresses = isWildcard ? Self.machineAddresses(ipv6: address == "::") : [address]
@@ -90,6 +101,10 @@ enum ServeCommand: KanbanCommand {
             }
             timeouts.request = .milliseconds(Int(seconds * 1000))
         }
+        // With several boards, each is opened now, so that one that cannot be is said before anything listens.
+        let opened = named.count > 1 ? try named.map { found in (found, try context.openBoard(at: found.directory)) } : []
+        let single = opened.isEmpty ? try context.store() : nil
+        let title = try single?.loadBoard().title
         let handlerBox = HandlerBox()
         let server: HTTPServer
         do {
@@ -97,37 +112,38 @@ enum ServeCommand: KanbanCommand {
         } catch {
             throw CommandFailure(message: "cannot serve on \(address):\(port): \(error.message)")
         }
-        let app = ServeApp(settings: settingsFor(server.port), session: try context.session(), git: try context.syncProvider(), hub: hub)
-        handlerBox.app = app
 
         let shutdown = ShutdownReason()
-        let errorOutput = context.errorOutput
-        let errorStylist = context.errorStylist
-        let watcher = BoardWatchers.make(
-            for: store, mechanism: .automatic, options: WatchOptions(),
-            onNotice: { notice in
-                let label = errorStylist.apply(.bold + .yellow, to: "warning")
-                errorOutput.writeLine(notice.path.map { "\($0): \(label): \(notice.message)" } ?? "\(label): \(notice.message)")
-                errorOutput.flush()
-            },
-            onEvent: { event in
-                app.apply(event)
-                if event.kind == .rootLost { shutdown.request(.rootLost) }
-            })
-        try watcher.start()
-        // The board the page asks for first is read now (the watcher already running), not on its first request.
-        app.warmUp()
-        let monitor = IndexMonitoring.start(store, context)
-        // The page's git status follows a fetch or push made elsewhere, not only changes to cards.
-        let references = ((try? context.syncProvider().referenceFiles()) ?? nil).map { files in
-            ReferenceWatcher(files) { hub.publish(#"{"event":"git"}"#) }
+        let settings = settingsFor(server.port)
+        var served: [BoardServing] = []
+        defer { served.forEach { $0.stop() } }
+        if let single {
+            let serving = try BoardServing.start(store: single, session: try context.session(), git: try context.syncProvider(), settings: settings,
+                                                 context: context, shutdown: shutdown)
+            served.append(serving)
+            handlerBox.handler = serving.app.handle
+        } else {
+            for (_, board) in opened {
+                served.append(try BoardServing.start(store: board.store, session: board.session, git: board.git, settings: settings,
+                                                     context: context, shutdown: shutdown))
+            }
+            let boards = ServeBoards(zip(opened, served).map { ServeBoards.Entry(name: $0.0.0.name, app: $0.1.app) })
+            handlerBox.handler = boards.handle
         }
         let serving = Thread { server.run() }
         serving.start()
 
         let urlFor = { (host: String) in "http://\(Self.hostLiteral(host)):\(server.port)/?token=\(token)" }
         let url = urlFor(isWildcard ? "127.0.0.1" : address)
-        context.output.writeLine("serving \"\(board.title)\" at \(url)")
+        if let title {
+            context.output.writeLine("serving \"\(title)\" at \(url)")
+        } else {
+            context.output.writeLine("serving \(opened.count) boards at \(url)")
+            let width = opened.map { $0.0.name.terminalWidth }.max() ?? 0
+            for (index, (found, _)) in opened.enumerated() {
+                context.output.writeLine("  \(found.name.padded(toWidth: width))  \"\(found.board?.title ?? "")\" at /b/\(index)/")
+            }
+        }
         for other in addresses where isWildcard && !other.hasPrefix("127.") && other != "::1" {
             context.output.writeLine("  also at \(urlFor(other))")
         }
@@ -148,15 +164,14 @@ enum ServeCommand: KanbanCommand {
 
         let reason = signals.wait(for: shutdown)
         server.stop()
-        references?.stop()
-        hub.stop()
-        monitor?.stop()
-        watcher.stop()
+        // The boards' watchers and monitors stop as the command returns (the defer above).
         switch reason {
         case .signal, .outputClosed:
             return .success
         case .rootLost:
-            throw CommandFailure(message: "the board directory '\(store.directory)' was removed or moved; stopped serving")
+            // With several boards, the one whose directory went away stops them all: say which.
+            let lost = served.map(\.directory).first { !FileManager.default.fileExists(atPath: $0) } ?? served.first?.directory ?? ""
+            throw CommandFailure(message: "the board directory '\(lost)' was removed or moved; stopped serving")
         }
     }
 
@@ -192,9 +207,65 @@ enum ServeCommand: KanbanCommand {
 
 /// The server's handler, set once the app (which needs the bound port) exists.
 private final class HandlerBox: @unchecked Sendable {
-    var app: ServeApp?
+    var handler: (@Sendable (HTTPRequest) -> HTTPResponse)?
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
-        app?.handle(request) ?? .error(.serviceUnavailable, "starting", "the server is starting")
+        handler?(request) ?? .error(.serviceUnavailable, "starting", "the server is starting")
+    }
+}
+
+/// One board served: its app, and what follows the board for it (the watcher, the index monitor, git's references).
+private final class BoardServing {
+    let app: ServeApp
+    let hub: EventHub
+    /// The board's directory.
+    let directory: String
+    private let watcher: any BoardWatcher
+    private let monitor: IndexMonitoring?
+    private let references: ReferenceWatcher?
+
+    private init(directory: String, app: ServeApp, hub: EventHub, watcher: any BoardWatcher, monitor: IndexMonitoring?, references: ReferenceWatcher?) {
+        self.directory = directory
+        self.app = app
+        self.hub = hub
+        self.watcher = watcher
+        self.monitor = monitor
+        self.references = references
+    }
+
+    /// Starts following `store` for a new app: the watcher first, then the board read, so nothing is missed.
+    static func start(store: BoardStore, session: BoardSession, git: GitSyncProvider, settings: ServeApp.Settings,
+                      context: CommandContext, shutdown: ShutdownReason) throws -> BoardServing {
+        let hub = EventHub()
+        let app = ServeApp(settings: settings, session: session, git: git, hub: hub)
+        let errorOutput = context.errorOutput
+        let errorStylist = context.errorStylist
+        let watcher = BoardWatchers.make(
+            for: store, mechanism: .automatic, options: WatchOptions(),
+            onNotice: { notice in
+                let label = errorStylist.apply(.bold + .yellow, to: "warning")
+                errorOutput.writeLine(notice.path.map { "\($0): \(label): \(notice.message)" } ?? "\(label): \(notice.message)")
+                errorOutput.flush()
+            },
+            onEvent: { event in
+                app.apply(event)
+                if event.kind == .rootLost { shutdown.request(.rootLost) }
+            })
+        try watcher.start()
+        // The board the page asks for first is read now (the watcher already running), not on its first request.
+        app.warmUp()
+        let monitor = IndexMonitoring.start(store, context)
+        // The page's git status follows a fetch or push made elsewhere, not only changes to cards.
+        let references = ((try? git.referenceFiles()) ?? nil).map { files in
+            ReferenceWatcher(files) { hub.publish(#"{"event":"git"}"#) }
+        }
+        return BoardServing(directory: store.directory, app: app, hub: hub, watcher: watcher, monitor: monitor, references: references)
+    }
+
+    func stop() {
+        references?.stop()
+        hub.stop()
+        monitor?.stop()
+        watcher.stop()
     }
 }

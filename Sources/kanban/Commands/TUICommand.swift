@@ -25,10 +25,16 @@ enum TUICommand: KanbanCommand {
             settle, as 'kanban watch' sees them, with the selection kept on its card; a file that no longer parses \
             is named in the status line. Standard input and output must be a terminal.
 
+            Given directories (each a board, or a directory of boards as 'kanban boards' finds them), it shows the \
+            boards they hold one at a time: b shows the next, B the previous, and the status line names the board \
+            shown. Undo ('u') holds the changes made on the board shown; switching boards forgets them.
+
             Examples:
               kanban tui
               kanban tui --board ~/src/app/board --commit
+              kanban tui ~/src/company               # every board there, b and B to switch
             """,
+        arguments: [.repeating("directory", help: "A board, or a directory of boards; several may be given (default: the board, found as every command finds it).", isOptional: true)],
         exitStatuses: [
             ExitStatusHelp(.success, "Quit with q or Ctrl-C, or ended by SIGINT, SIGTERM or SIGHUP."),
             ExitStatusHelp(.failure, "No terminal, no board, or the board directory went away."),
@@ -42,7 +48,10 @@ enum TUICommand: KanbanCommand {
         }
         // Before any other thread starts, so that every thread inherits the mask and the signals reach sigwait.
         TUISignals.blockInThisThread()
-        let store = try context.store()
+        let named = try context.namedBoards(arguments.arguments("directory"))
+        if named.count == 1 { context.use(try context.openBoard(at: named[0].directory).store) }
+        // With several boards, each is opened now, so that one that cannot be is said before the screen is taken.
+        let stores = named.count > 1 ? try named.map { try context.openBoard(at: $0.directory).store } : [try context.store()]
         let terminal: RawTerminal
         let inbox: TUIInbox
         do {
@@ -52,9 +61,21 @@ enum TUICommand: KanbanCommand {
             throw CommandFailure(message: "cannot set up the terminal: \(String(cString: strerror(error.code)))")
         }
         TUISignals.startForwarding(to: inbox)
-        // The other commands on this board look only at what changed while the TUI runs (see `kanban watch`).
-        let monitor = IndexMonitoring.start(store, context)
-        defer { monitor?.stop() }
-        return try TUISession.run(context: context, store: store, terminal: terminal, inbox: inbox)
+        var index = 0
+        while true {
+            let store = stores[index]
+            context.use(store)
+            // The other commands on this board look only at what changed while the TUI runs (see `kanban watch`).
+            let monitor = IndexMonitoring.start(store, context)
+            defer { monitor?.stop() }
+            let outcome = try TUISession.run(context: context, store: store, terminal: terminal, inbox: inbox,
+                                             boards: (named.count > 1 ? named.map(\.name) : [], index))
+            switch outcome {
+            case .finished(let status):
+                return status
+            case .switchBoard(let offset):
+                index = (index + offset + stores.count) % stores.count
+            }
+        }
     }
 }

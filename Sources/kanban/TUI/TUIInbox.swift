@@ -55,6 +55,12 @@ final class TUIInbox: Sendable {
         wakeWriter = pipe.write
     }
 
+    /// Drops what the last board's watcher and searches left, keeping the signals: a session on another board starts.
+    func discardBoardMail() {
+        mail.withLock { mail in mail = Mail(signals: mail.signals) }
+        noteSearch(-1)
+    }
+
     /// Adds to the mail and wakes the session.
     func post(_ add: (inout Mail) -> Void) {
         mail.withLock { add(&$0) }

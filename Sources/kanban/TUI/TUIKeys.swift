@@ -19,6 +19,7 @@ enum TUIKeys {
         ("u", "undo the last change made here"),
         ("Ctrl-L", "draw the screen again"),
         ("Ctrl-Z", "suspend ('fg' comes back)"),
+        ("b B", "the next, previous board ('kanban tui DIR...' with several)"),
         ("?", "this help"),
         ("q, Ctrl-C", "quit"),
     ]
@@ -68,6 +69,6 @@ extension TUIKeys {
         .setDependencies: .absent(because: "each card shows who holds it and what it still waits for; 'kanban depend' changes what it waits for"),
         .exportCards: .absent(because: "a file for another tool, not a change on the screen: 'kanban export'"),
         .importCards: .absent(because: "reads another tool's file, with a plan to read first: 'kanban import'"),
-        .listBoards: .absent(because: "the screen shows one board; 'kanban boards' lists them"),
+        .listBoards: .absent(because: "the status line names the board shown and 'b' 'B' switch with several; 'kanban boards' lists them"),
     ]
 }

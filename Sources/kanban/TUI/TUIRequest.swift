@@ -18,6 +18,8 @@ enum TUIRequest: Hashable, Sendable {
     case search(String, generation: Int)
     /// The filter is gone: stop any search.
     case clearSearch
+    /// Show another of the boards given (`kanban tui DIR...`): the next (1) or the previous (-1).
+    case switchBoard(by: Int)
 }
 
 /// A change to the board asked for from the keyboard, made through the store by ``ChangeRunner``.

@@ -35,6 +35,13 @@ final class TUISession {
     private enum Ending {
         case quit
         case failure(String)
+        case switchBoard(by: Int)
+    }
+
+    /// How a run ended: the exit status, or another board to show (`kanban tui DIR...`).
+    enum Outcome: Equatable {
+        case finished(ExitCode)
+        case switchBoard(by: Int)
     }
 
     private init(context: CommandContext, store: BoardStore, terminal: RawTerminal, inbox: TUIInbox, board: LiveBoard) {
@@ -53,12 +60,17 @@ final class TUISession {
     /// The watcher starts on a thread of its own (indexing a large board takes a while), so the board is shown and
     /// keys work at once; once the watcher is ready the board is loaded again, which catches what changed meanwhile.
     /// - Throws: ``CommandFailure`` when the board directory goes away; what loading the board throws.
-    static func run(context: CommandContext, store: BoardStore, terminal: RawTerminal, inbox: TUIInbox) throws -> ExitCode {
+    /// - Parameter boards: The names of the boards shown one at a time, and which this is (`kanban tui DIR...`).
+    static func run(context: CommandContext, store: BoardStore, terminal: RawTerminal, inbox: TUIInbox,
+                    boards: (names: [String], index: Int) = ([], 0)) throws -> Outcome {
+        inbox.discardBoardMail()
         terminal.enter()
         defer { terminal.leave() }
         terminal.write("\u{1B}[1;1Hkanban tui: reading the board…")
         let session = TUISession(context: context, store: store, terminal: terminal, inbox: inbox,
                                  board: LiveBoard(snapshot: try store.load()))
+        session.state.boardNames = boards.names
+        session.state.boardIndex = boards.index
         let watcher = BoardWatchers.make(
             for: store, mechanism: .automatic, options: WatchOptions(),
             onNotice: { notice in inbox.post { $0.notices.append(notice) } },
@@ -81,7 +93,7 @@ final class TUISession {
         return try session.loop()
     }
 
-    private func loop() throws -> ExitCode {
+    private func loop() throws -> Outcome {
         if !state.board.problems.isEmpty, let first = state.board.problems.values.sorted().first {
             state.say(first, isError: true)
         }
@@ -105,9 +117,11 @@ final class TUISession {
             case nil:
                 continue
             case .quit:
-                return .success
+                return .finished(.success)
             case .failure(let message):
                 throw CommandFailure(message: message)
+            case .switchBoard(let offset):
+                return .switchBoard(by: offset)
             }
         }
     }
@@ -165,6 +179,8 @@ final class TUISession {
             search(text, generation: generation)
         case .clearSearch:
             inbox.noteSearch(-1)
+        case .switchBoard(let offset):
+            return .switchBoard(by: offset)
         }
         return nil
     }

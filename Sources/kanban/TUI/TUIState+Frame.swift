@@ -191,6 +191,9 @@ extension TUIState {
             break
         }
         var parts = [style.apply(.bold, to: BoardRenderer.displayText(board.board.title))]
+        if boardNames.count > 1, boardNames.indices.contains(boardIndex) {
+            parts.append("board \(boardIndex + 1)/\(boardNames.count) " + BoardRenderer.displayText(boardNames[boardIndex]) + " (b B)")
+        }
         let total = board.cardCount
         if let filter, let note = filterNote(filter) {
             parts.append("/" + BoardRenderer.displayText(filter.text) + "/ " + note)

@@ -32,6 +32,12 @@ extension TUIState {
             return .redraw
         case .character("?"):
             mode = .help
+        case .character("b"), .character("B"):
+            guard boardNames.count > 1 else {
+                say("one board shown: 'kanban tui DIR...' shows the boards a directory holds, b and B switch between them")
+                return nil
+            }
+            return .switchBoard(by: key == .character("b") ? 1 : -1)
         case .character("h"), .arrow(.left, isShifted: false):
             selectColumn(by: -1)
         case .character("l"), .arrow(.right, isShifted: false):

@@ -20,6 +20,9 @@ struct TUIState: Sendable {
     private(set) var message: StatusMessage?
     /// The changes made in this session, to undo.
     var undoStack = UndoStack()
+    /// The boards `kanban tui DIR...` shows, one at a time, and which of them this is; empty for one board.
+    var boardNames: [String] = []
+    var boardIndex = 0
     /// The cards each column shows under the filter; nil when no filter applies.
     private(set) var filteredCards: [[Card]]?
 

@@ -529,7 +529,7 @@ import Testing
         try withTemporaryBoard(.sample) { board throws in
             let result = try board.run(["mcp", "--help"])
             #expect(result.status == 0)
-            #expect(result.stdout.contains("USAGE: kanban mcp [--board <directory>] [--commit]"), "\(result.stdout)")
+            #expect(result.stdout.contains("USAGE: kanban mcp [<directory>...] [--board <directory>] [--commit]"), "\(result.stdout)")
             let wrong = try board.run(["mcp", "--port", "3"])
             #expect(wrong.status == 64 && wrong.stdout.isEmpty, "\(wrong)")
         }

@@ -318,3 +318,35 @@ extension GitTests {
         }
     }
 }
+
+/// `kanban tui DIR...`: the boards a directory holds, one at a time, `b` and `B` to switch.
+@Suite(.serialized) struct TUIBoardsTests {
+    @Test func bAndBSwitchBetweenTheBoardsAndAKeyChangesTheBoardShown() throws {
+        try withTemporaryBoard(.sample) { board in
+            let second = board.root + "/second"
+            let made = try runKanban(["init", second, "--title", "Second board", "--columns", "todo:To Do,done:Done"], in: board.root)
+            #expect(made.status == 0, "\(made)")
+            let added = try runKanban(["add", "Side quest", "--board", second], in: board.root)
+            #expect(added.status == 0, "\(added)")
+            let session = try TerminalSession.start(["tui", board.path, second], in: board.root, columns: 100, rows: 30,
+                                                    environment: ["HOME": board.root])
+            defer { session.stop() }
+            try session.waitForScreen("the first board, named in the status line") { screen in
+                screen.contains("Lumen 2.0 Launch") && screen.contains("board 1/2 board (b B)")
+            }
+            session.type("b")
+            try session.waitForScreen("the second board") { screen in
+                screen.contains("Second board") && screen.contains("board 2/2 second") && screen.isHighlighted("Side quest")
+            }
+            session.type("L")
+            try session.waitUntil("the card moved in the second board") {
+                FileManager.default.fileExists(atPath: second + "/cards/done/side-quest.md")
+            }
+            #expect(!board.exists("cards/done/side-quest.md"))
+            session.type("B")
+            try session.waitForScreen("the first board again") { screen in
+                screen.contains("Lumen 2.0 Launch") && screen.contains("board 1/2 board")
+            }
+        }
+    }
+}

@@ -19,7 +19,7 @@ import Testing
             let server = try ServeProcess(board: board)
             let plain = try server.get("/report")
             #expect(plain.status == 200, "\(plain)")
-            #expect(plain.text.contains("<a href=\"/\">← Board</a>") && plain.text.contains("<form method=\"get\" action=\"/report\">"))
+            #expect(plain.text.contains("<a href=\"./\">← Board</a>") && plain.text.contains("<form method=\"get\" action=\"report\">"))
             #expect(plain.text.contains("prefers-color-scheme: dark"))
             #expect(plain.header("Content-Security-Policy")?.contains("form-action 'self'") == true)
             let started = try server.get("/report?start=review&done=done&since=2026-01-01&label=bug")

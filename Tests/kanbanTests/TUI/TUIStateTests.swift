@@ -245,4 +245,14 @@ import Testing
         _ = TUIState.scrollTop(0, showing: 9_999, count: 10_000, height: { _ in measured += 1; return 3 }, rows: 27)
         #expect(measured < 20)
     }
+
+    @Test func bAndBAskForAnotherBoardOnlyWhenThereAreSeveral() throws {
+        try withState { _, state in
+            #expect(keys("b", &state).isEmpty)
+            #expect(state.message?.text.contains("one board shown") == true)
+            state.boardNames = ["a", "b", "c"]
+            #expect(keys("b", &state) == [.switchBoard(by: 1)])
+            #expect(keys("B", &state) == [.switchBoard(by: -1)])
+        }
+    }
 }
