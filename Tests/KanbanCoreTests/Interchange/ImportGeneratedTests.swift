@@ -6,7 +6,8 @@ import Testing
 
 /// Generated sources against the import's promises: whatever the titles, column and label names and keys hold, an
 /// import writes only inside `cards/<column>/` and `archive/`, leaves a board `doctor` finds nothing wrong with, and a
-/// second import of the same source (or of a changed one) never adds a card twice.
+/// second import of the same source (or of a changed one) never adds a card twice. CI runs 40 rounds;
+/// `KANBAN_IMPORT_ROUNDS=2000 swift test --filter ImportGeneratedTests` is the big run (`KANBAN_IMPORT_SEED` another seed).
 @Suite struct ImportGeneratedTests {
     static let titles = ["Fix login", "../../etc/passwd", "/absolute/path.md", "..", ".hidden", "a/b\\c", "", "  ", "\u{1B}[31mred",
                          "two\nlines", "Überprüfen", "修复登录", "🚀", "CON", "title: yes", "- [ ] item", "#tag", String(repeating: "long ", count: 60),
@@ -33,8 +34,9 @@ import Testing
     }
 
     @Test func generatedSourcesStayInsideTheBoardAndNeverDuplicate() throws {
-        var generator = SeededGenerator(seed: 392_118)
-        for round in 0..<40 {
+        let environment = ProcessInfo.processInfo.environment
+        var generator = SeededGenerator(seed: environment["KANBAN_IMPORT_SEED"].flatMap { UInt64($0) } ?? 392_118)
+        for round in 0..<(environment["KANBAN_IMPORT_ROUNDS"].flatMap { Int($0) } ?? 40) {
             let board = try TemporaryBoard.make(.boardFile("---\ntitle: Generated\ncolumns:\n  - id: todo\n    name: To Do\n---\n", columns: ["todo"]))
             defer { board.remove() }
             let store = try board.store()
