@@ -53,7 +53,7 @@ extension ImportedBoard {
                               at: SourceLocation(path: folder))
         }
 
-        var columns: [String] = []
+        var columns = ImportNames()
         var defaultStatus: String?
         if let config {
             let entries = try Self.backlogConfig(config)
@@ -62,7 +62,7 @@ extension ImportedBoard {
                 guard let items = statuses.value.list, items.allSatisfy({ $0.string != nil }) else {
                     throw KanbanError(.invalidArgument, "'statuses' is not a list of names", at: SourceLocation(path: config.shownPath))
                 }
-                for name in items.compactMap(\.string) where !name.isEmpty && !columns.contains(name) { columns.append(name) }
+                for name in items.compactMap(\.string) where !name.isEmpty { columns.insert(name) }
             }
             defaultStatus = entry("default_status")?.value.string.flatMap { $0.isEmpty ? nil : $0 }
         }
@@ -78,14 +78,14 @@ extension ImportedBoard {
             guard let task = try Self.backlogTask(file) else { continue }
             var card = task.card
             if card.column.isEmpty {
-                card.column = place == .completed ? (columns.last ?? "Done") : (defaultStatus ?? columns.first ?? "To Do")
+                card.column = place == .completed ? (columns.names.last ?? "Done") : (defaultStatus ?? columns.names.first ?? "To Do")
             }
             card.isArchived = place == .archived
-            if !columns.contains(card.column) { columns.append(card.column) }
+            columns.insert(card.column)
             read.append(Task(card: card, ordinal: task.ordinal, number: task.number, path: file.path))
         }
         read.sort { left, right in
-            let (leftColumn, rightColumn) = (columns.firstIndex(of: left.card.column) ?? 0, columns.firstIndex(of: right.card.column) ?? 0)
+            let (leftColumn, rightColumn) = (columns.index(of: left.card.column) ?? 0, columns.index(of: right.card.column) ?? 0)
             if leftColumn != rightColumn { return leftColumn < rightColumn }
             switch (left.ordinal, right.ordinal) {
             case let (leftOrdinal?, rightOrdinal?) where leftOrdinal != rightOrdinal: return leftOrdinal < rightOrdinal
@@ -96,11 +96,12 @@ extension ImportedBoard {
             if left.number != right.number { return left.number.lexicographicallyPrecedes(right.number) }
             return left.path.utf8.lexicographicallyPrecedes(right.path.utf8)
         }
-        var labels: [ImportedLabel] = []
+        var labels = ImportNames()
         for task in read {
-            for name in task.card.labels where !labels.contains(where: { $0.name == name }) { labels.append(ImportedLabel(name: name)) }
+            for name in task.card.labels { labels.insert(name) }
         }
-        self.init(format: .backlog, columns: columns.map(ImportedColumn.init), labels: labels, cards: read.map(\.card))
+        self.init(format: .backlog, columns: columns.names.map(ImportedColumn.init), labels: labels.names.map { ImportedLabel(name: $0) },
+                  cards: read.map(\.card))
     }
 
     private enum BacklogPlace { case active, completed, archived }
