@@ -447,3 +447,26 @@ enum ImportText {
         return nil
     }
 }
+
+/// Names each kept once in the order first given, found in constant time: a source with a hundred thousand columns
+/// or labels is read in linear time, not quadratic.
+struct ImportNames {
+    private(set) var names: [String] = []
+    private var indices: [String: Int] = [:]
+
+    /// Adds `name` unless it is there; returns whether it was added.
+    @discardableResult
+    mutating func insert(_ name: String) -> Bool {
+        guard indices[name] == nil else { return false }
+        indices[name] = names.count
+        names.append(name)
+        return true
+    }
+
+    /// The place of `name` among the names.
+    func index(of name: String) -> Int? { indices[name] }
+
+    func contains(_ name: String) -> Bool { indices[name] != nil }
+
+    var isEmpty: Bool { names.isEmpty }
+}

@@ -59,6 +59,7 @@ extension ImportedBoard {
 
     private static func githubIssues(_ issues: [ImportJSON], reader: ImportJSONReader) throws(KanbanError) -> ImportedBoard {
         var labels: [ImportedLabel] = []
+        var labelSeen = ImportNames()
         var cards: [ImportedCard] = []
         for (index, value) in issues.enumerated() {
             let owner = "issue \(index + 1)"
@@ -70,7 +71,7 @@ extension ImportedBoard {
             let closedAt = try reader.text(issue, "closedAt", of: owner)
             let isClosed = state == "CLOSED" || state == "MERGED" || (state == nil && closedAt != nil)
 
-            var cardLabels: [String] = []
+            var cardLabels = ImportNames()
             for (labelIndex, labelValue) in try reader.list(issue, "labels", of: owner).enumerated() {
                 let labelOwner = "label \(labelIndex + 1) of \(owner)"
                 let name: String
@@ -83,8 +84,8 @@ extension ImportedBoard {
                     color = try reader.text(label, "color", of: labelOwner).flatMap(githubColor)
                 }
                 guard !name.isEmpty else { continue }
-                if !labels.contains(where: { $0.name == name }) { labels.append(ImportedLabel(name: name, color: color)) }
-                if !cardLabels.contains(name) { cardLabels.append(name) }
+                if labelSeen.insert(name) { labels.append(ImportedLabel(name: name, color: color)) }
+                cardLabels.insert(name)
             }
 
             var fields: [YAMLMapEntry] = []
@@ -106,7 +107,7 @@ extension ImportedBoard {
 
             let repository = url.flatMap(githubRepository)
             cards.append(ImportedCard(
-                sourceID: "github:\(repository ?? "")#\(number)", title: title, column: isClosed ? "Closed" : "Open", labels: cardLabels,
+                sourceID: "github:\(repository ?? "")#\(number)", title: title, column: isClosed ? "Closed" : "Open", labels: cardLabels.names,
                 body: try reader.text(issue, "body", of: owner) ?? "", fields: fields, isArchived: isClosed,
                 created: try reader.text(issue, "createdAt", of: owner).flatMap(ImportText.date),
                 modified: try reader.text(issue, "updatedAt", of: owner).flatMap(ImportText.date)))
@@ -120,8 +121,8 @@ extension ImportedBoard {
     private static let projectItemKeys: Set<String> = ["id", "content", "title", "status", "labels", "assignees", "milestone", "repository"]
 
     private static func githubProjectItems(_ items: [ImportJSON], reader: ImportJSONReader) throws(KanbanError) -> ImportedBoard {
-        var columns: [String] = []
-        var labels: [ImportedLabel] = []
+        var statuses = ImportNames()
+        var labels = ImportNames()
         var cards: [ImportedCard] = []
         for (index, value) in items.enumerated() {
             let owner = "item \(index + 1)"
@@ -133,10 +134,10 @@ extension ImportedBoard {
             let itemTitle = try reader.text(item, "title", of: owner)
             guard let title = contentTitle ?? itemTitle else { throw reader.failure("\(owner) has no 'title'", at: item) }
             let status = try reader.text(item, "status", of: owner).flatMap { $0.isEmpty ? nil : $0 } ?? "No Status"
-            if !columns.contains(status) { columns.append(status) }
+            statuses.insert(status)
 
             let cardLabels = try reader.texts(item, "labels", of: owner).filter { !$0.isEmpty }
-            for name in cardLabels where !labels.contains(where: { $0.name == name }) { labels.append(ImportedLabel(name: name)) }
+            for name in cardLabels { labels.insert(name) }
 
             var fields: [YAMLMapEntry] = []
             let url = try content.flatMap { (content) throws(KanbanError) in try reader.text(content, "url", of: contentOwner) }
@@ -165,10 +166,13 @@ extension ImportedBoard {
                 body: try content.flatMap { (content) throws(KanbanError) in try reader.text(content, "body", of: contentOwner) } ?? "",
                 fields: fields))
         }
+        var columns = statuses.names
         if let done = columns.firstIndex(where: { $0.lowercased() == "done" }) { columns.append(columns.remove(at: done)) }
         // Cards keep their order within a column; the board lists them column by column.
-        let ordered = columns.flatMap { column in cards.filter { $0.column == column } }
-        return ImportedBoard(format: .github, columns: columns.map(ImportedColumn.init), labels: labels, cards: ordered)
+        let byColumn = Dictionary(grouping: cards, by: \.column)
+        let ordered = columns.flatMap { byColumn[$0] ?? [] }
+        return ImportedBoard(format: .github, columns: columns.map(ImportedColumn.init), labels: labels.names.map { ImportedLabel(name: $0) },
+                             cards: ordered)
     }
 
     /// A project field's value as a card field: text, a number, true or false, a list of those, or an object's `title`

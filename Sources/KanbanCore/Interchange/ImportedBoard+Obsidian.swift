@@ -37,7 +37,7 @@ extension ImportedBoard {
                               at: SourceLocation(path: path, line: 1, column: 1))
         }
 
-        var columns: [String] = []
+        var columns = ImportNames()
         var items: [(column: String?, text: [Substring])] = []
         var isArchive = false
         var lines = document.body.split(separator: "\n", omittingEmptySubsequences: false)[...]
@@ -48,7 +48,7 @@ extension ImportedBoard {
             } else if line.hasPrefix("## ") {
                 guard !isArchive else { continue }
                 let name = Self.obsidianColumnName(line.dropFirst(3))
-                if !columns.contains(name) { columns.append(name) }
+                columns.insert(name)
             } else if let first = Self.obsidianItemText(line) {
                 var text = [first]
                 // An item goes on over the indented lines after it, and over blank lines that have one after them.
@@ -64,29 +64,30 @@ extension ImportedBoard {
                     }
                     lines.removeFirst()
                 }
-                if !isArchive && columns.isEmpty { columns.append("Untitled") }
-                items.append((isArchive ? nil : columns.last, text))
+                if !isArchive && columns.isEmpty { columns.insert("Untitled") }
+                items.append((isArchive ? nil : columns.names.last, text))
             }
         }
-        if columns.isEmpty && !items.isEmpty { columns.append("Archive") }
+        if columns.isEmpty && !items.isEmpty { columns.insert("Archive") }
 
-        var labels: [ImportedLabel] = []
+        var labels = ImportNames()
         var cards: [ImportedCard] = []
         var seen: [String: Int] = [:]
         for item in items {
             let line = Self.obsidianParse(item.text[0])
-            for tag in line.tags where !labels.contains(where: { $0.name == tag }) { labels.append(ImportedLabel(name: tag)) }
+            for tag in line.tags { labels.insert(tag) }
             let count = (seen[line.title] ?? 0) + 1
             seen[line.title] = count
             var fields: [YAMLMapEntry] = []
             if let due = line.due { fields.append(YAMLMapEntry(key: "due", value: .unquoted(due))) }
             cards.append(ImportedCard(
                 sourceID: "obsidian:\(line.title)" + (count > 1 ? " (\(count))" : ""), title: line.title,
-                column: item.column ?? columns[columns.count - 1], labels: line.tags,
+                column: item.column ?? columns.names[columns.names.count - 1], labels: line.tags,
                 body: item.text.dropFirst().joined(separator: "\n"), fields: fields, isArchived: item.column == nil))
         }
         let name = path.split(separator: "/").last.map { $0.hasSuffix(".md") ? String($0.dropLast(3)) : String($0) }
-        self.init(format: .obsidian, title: name, columns: columns.map(ImportedColumn.init), labels: labels, cards: cards)
+        self.init(format: .obsidian, title: name, columns: columns.names.map(ImportedColumn.init),
+                  labels: labels.names.map { ImportedLabel(name: $0) }, cards: cards)
     }
 
     /// A column heading's name without the plugin's max-items suffix (`Doing (3)`).
@@ -130,23 +131,30 @@ extension ImportedBoard {
     static func obsidianParse(_ text: Substring) -> (title: String, tags: [String], due: String?) {
         let characters = Array(text)
         var title = ""
-        var tags: [String] = []
+        var tags = ImportNames()
         var date: String?
         var time: String?
         var index = 0
         func startsToken(_ index: Int) -> Bool { index == 0 || characters[index - 1].isWhitespace }
+        // Where a search for a closing marker found none: no later one can, so a line of many `@{` stays linear.
+        var unclosed: [String: Int] = [:]
         func closing(_ marker: String, from start: Int) -> Int? {
-            let marker = Array(marker)
+            if let failed = unclosed[marker], start >= failed { return nil }
             var end = start
-            while end + marker.count <= characters.count {
-                if Array(characters[end..<(end + marker.count)]) == marker { return end }
+            while end < characters.count {
+                if matches(marker, at: end) { return end }
                 end += 1
             }
+            unclosed[marker] = start
             return nil
         }
         func matches(_ prefix: String, at index: Int) -> Bool {
-            let prefix = Array(prefix)
-            return index + prefix.count <= characters.count && Array(characters[index..<(index + prefix.count)]) == prefix
+            var offset = index
+            for character in prefix {
+                guard offset < characters.count, characters[offset] == character else { return false }
+                offset += 1
+            }
+            return true
         }
         /// `@{date}`, `@[[date]]` or `@@{time}` at `index`: where it ends, what it holds, and whether it is a time.
         func dateToken(at index: Int) -> (end: Int, value: String, isTime: Bool)? {
@@ -170,7 +178,7 @@ extension ImportedBoard {
                 while end > index + 1, characters[end - 1] == "." || characters[end - 1] == "+" { end -= 1 }
                 let tag = String(characters[(index + 1)..<end])
                 if !tag.isEmpty, !tag.allSatisfy(\.isNumber) {
-                    if !tags.contains(tag) { tags.append(tag) }
+                    tags.insert(tag)
                     index = end
                     continue
                 }
@@ -191,7 +199,7 @@ extension ImportedBoard {
         var clean = words.joined(separator: " ")
         if clean.isEmpty { clean = text.trimmingCharacters(in: .whitespaces) }
         let due = date.map { day in time.map { "\(day) \($0)" } ?? day }
-        return (clean, tags, due)
+        return (clean, tags.names, due)
     }
 
     /// A board as an Obsidian Kanban plugin file, which ``init(obsidian:path:)`` reads back to the same columns, titles,

@@ -50,13 +50,14 @@ extension ImportedBoard {
                               position: try reader.number(list, "pos", of: owner) ?? Double(index), index: index))
         }
         lists.sort { Self.trelloPrecedes(($0.position, $0.index), ($1.position, $1.index)) }
-        var columnNames: [String] = []
-        for list in lists where !list.isClosed && !columnNames.contains(list.name) { columnNames.append(list.name) }
+        var columnNames = ImportNames()
+        for list in lists where !list.isClosed { columnNames.insert(list.name) }
         var openLists: [String: String] = [:]
         for list in lists where !list.isClosed { openLists[list.id] = list.name }
 
         var labelNames: [String: String] = [:]
         var labels: [ImportedLabel] = []
+        var labelSeen = ImportNames()
         for (index, value) in try reader.list(json, "labels", of: "the board").enumerated() {
             let owner = "label \(index + 1)"
             let label = try reader.object(value, owner)
@@ -66,7 +67,7 @@ extension ImportedBoard {
             // Trello shows a label without a name as a bare colour; its colour is the only name it has.
             guard let name = written.isEmpty ? color : written, !name.isEmpty else { continue }
             labelNames[id] = name
-            if !labels.contains(where: { $0.name == name }) {
+            if labelSeen.insert(name) {
                 labels.append(ImportedLabel(name: name, color: color.flatMap(Self.trelloColor)))
             }
         }
@@ -107,8 +108,8 @@ extension ImportedBoard {
             let id = try reader.requiredText(object, "id", of: owner)
             let listID = try reader.requiredText(object, "idList", of: owner)
             let openList = openLists[listID]
-            let column = openList ?? columnNames.first ?? lists.first { $0.id == listID }?.name ?? "Archived"
-            if !columnNames.contains(column) { columnNames.append(column) }
+            let column = openList ?? columnNames.names.first ?? lists.first { $0.id == listID }?.name ?? "Archived"
+            columnNames.insert(column)
 
             var body = try reader.text(object, "desc", of: owner) ?? ""
             let order = try reader.texts(object, "idChecklists", of: owner)
@@ -137,22 +138,22 @@ extension ImportedBoard {
             let members = try reader.texts(object, "idMembers", of: owner).map { usernames[$0] ?? $0 }
             if !members.isEmpty { fields.append(YAMLMapEntry(key: "members", value: .list(members.map { .string($0) }))) }
 
-            var cardLabels: [String] = []
+            var cardLabels = ImportNames()
             for labelID in try reader.texts(object, "idLabels", of: owner) {
-                if let name = labelNames[labelID], !cardLabels.contains(name) { cardLabels.append(name) }
+                if let name = labelNames[labelID] { cardLabels.insert(name) }
             }
             let card = ImportedCard(
                 sourceID: "trello:\(id)", title: try reader.requiredText(object, "name", of: owner), column: column,
-                labels: cardLabels, body: body, fields: fields,
+                labels: cardLabels.names, body: body, fields: fields,
                 isArchived: try reader.bool(object, "closed", of: owner) || openList == nil,
                 created: Self.trelloCreation(id), modified: try reader.text(object, "dateLastActivity", of: owner).flatMap(ImportText.date))
-            cards.append((card, columnNames.firstIndex(of: column) ?? 0, try reader.number(object, "pos", of: owner) ?? Double(index), index))
+            cards.append((card, columnNames.index(of: column) ?? 0, try reader.number(object, "pos", of: owner) ?? Double(index), index))
         }
         cards.sort { left, right in
             if left.column != right.column { return left.column < right.column }
             return Self.trelloPrecedes((left.position, left.index), (right.position, right.index))
         }
-        self.init(format: .trello, title: try reader.text(json, "name", of: "the board"), columns: columnNames.map(ImportedColumn.init),
+        self.init(format: .trello, title: try reader.text(json, "name", of: "the board"), columns: columnNames.names.map(ImportedColumn.init),
                   labels: labels, cards: cards.map(\.card))
     }
 

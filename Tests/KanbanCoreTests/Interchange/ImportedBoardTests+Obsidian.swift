@@ -83,6 +83,13 @@ import Testing
         #expect(board.cards.last?.isArchived == true && board.cards.last?.column == "B")
     }
 
+    @Test(.timeLimit(.minutes(1))) func aLineOfManyOpenDatesAndTagsStaysLinear() throws {
+        let line = String(repeating: "@{ #t ", count: 200_000)
+        let board = try ImportedBoard(obsidian: Array("---\nkanban-plugin: basic\n---\n## A\n- [ ] \(line)x\n".utf8), path: "big.md")
+        #expect(board.cards.first?.labels == ["t"])
+        #expect(board.cards.first?.title.hasSuffix("@{ x") == true)
+    }
+
     func card(_ title: String, _ column: String, _ position: String, labels: [String] = [], body: String? = nil, archived: Bool = false) -> Card {
         Card(slug: title, title: title, column: column, columnField: column, position: position, created: nil, modified: nil, labels: labels,
              fields: [], path: "cards/\(column)/x.md", isArchived: archived, archivedOn: nil, hasFrontmatter: true, body: body)
