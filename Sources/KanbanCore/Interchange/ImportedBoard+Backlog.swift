@@ -12,6 +12,7 @@ extension ImportedBoard {
     ///
     /// | Backlog.md | Imported |
     /// |---|---|
+    /// | `config.yml` `project_name` | ``ImportedBoard/title`` |
     /// | `config.yml` `statuses` | columns in that order, then any other `status` in the order first met (by path) |
     /// | `status` | column (none: `default_status`, else the first column) |
     /// | `ordinal`, then the id's number (`task-12.1` after `task-12`) | order in the column; tasks without `ordinal` after those with one |
@@ -55,6 +56,7 @@ extension ImportedBoard {
 
         var columns = ImportNames()
         var defaultStatus: String?
+        var projectName: String?
         if let config {
             let entries = try Self.backlogConfig(config)
             func entry(_ key: String) -> YAMLMapEntry? { entries.first { $0.key == key } }
@@ -65,6 +67,7 @@ extension ImportedBoard {
                 for name in items.compactMap(\.string) where !name.isEmpty { columns.insert(name) }
             }
             defaultStatus = entry("default_status")?.value.string.flatMap { $0.isEmpty ? nil : $0 }
+            projectName = entry("project_name")?.value.string.flatMap { $0.isEmpty ? nil : $0 }
         }
 
         struct Task {

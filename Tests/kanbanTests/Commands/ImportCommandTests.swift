@@ -200,6 +200,7 @@ extension GitTests {
         ("github", "gh-issues.json", 22, ["open"], 6),
         ("github", "gh-project-items.json", 22, ["in-progress", "todo", "no-status", "in-review", "done"], 0),
         ("obsidian", "obsidian-board.md", 21, ["ideas", "to-do", "doing", "done", "marketing"], 3),
+        ("backlog", "backlog", 21, ["to-do", "in-progress", "review", "done", "blocked"], 2),
     ])
     func anExportIsPlannedAppliedAndImportedAgainWithoutChange(source: String, fixture: String, cards: Int, columns: [String],
                                                                archived: Int) throws {
