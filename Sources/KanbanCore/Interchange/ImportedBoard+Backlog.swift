@@ -103,7 +103,7 @@ extension ImportedBoard {
         for task in read {
             for name in task.card.labels { labels.insert(name) }
         }
-        self.init(format: .backlog, columns: columns.names.map(ImportedColumn.init), labels: labels.names.map { ImportedLabel(name: $0) },
+        self.init(format: .backlog, title: projectName, columns: columns.names.map(ImportedColumn.init), labels: labels.names.map { ImportedLabel(name: $0) },
                   cards: read.map(\.card))
     }
 
