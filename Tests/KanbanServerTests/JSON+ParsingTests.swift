@@ -30,16 +30,16 @@ import Testing
     }
 
     @Test(arguments: [
-        ("", "unexpected end of input", 0),
-        ("{", "expected a member name in quotes", 1),
-        ("[1,]", "unexpected character", 3),
-        ("01", "a number may not start with 0", 0),
-        ("\"abc", "a string is not closed", 4),
-        ("\"\\ud800\"", "a lone surrogate", 7),
-        ("\"\\x\"", "unknown escape", 2),
-        ("\"a\u{01}\"", "a control character in a string must be escaped", 2),
-        ("tru", "unexpected character", 0),
-        ("{} {}", "unexpected text after the value", 3),
+        ("", "the text is empty, not JSON", 0),
+        ("{", "truncated JSON: the text ends inside an object", 1),
+        ("[1,]", "']' cannot start a JSON value", 3),
+        ("01", "a number cannot start with 0", 0),
+        ("\"abc", "truncated JSON: the text ends inside text", 4),
+        ("\"\\ud800\"", "\\u escapes a lone surrogate", 7),
+        ("\"\\x\"", "\\'x' is not a JSON escape", 2),
+        ("\"a\u{01}\"", "a control character inside text", 2),
+        ("tru", "truncated JSON: the text ends inside 'true'", 3),
+        ("{} {}", "text after the end of the JSON value", 3),
     ])
     func refusesWhatIsNotJSONWithTheOffset(_ text: String, _ message: String, _ offset: Int) {
         #expect {
@@ -50,10 +50,14 @@ import Testing
         }
     }
 
+    @Test func keepsTheLastOfAKeyGivenTwice() throws {
+        #expect(try parse(#"{"a": 1, "a": 2}"#) == .object(["a": .number("2")]))
+    }
+
     @Test func refusesInvalidUTF8AndDeepNestingWithoutRecursingIntoIt() {
-        #expect(throws: JSONParseError.self) { _ = try JSON(parsing: [0x22, 0xFF, 0x22]) }
+        #expect(throws: JSONParseError(message: "the text is not UTF-8 text", offset: 1)) { _ = try JSON(parsing: [0x22, 0xFF, 0x22]) }
         let deep = String(repeating: "[", count: 1_000_000) + String(repeating: "]", count: 1_000_000)
-        #expect(throws: JSONParseError(message: "nested deeper than 64 levels", offset: 64)) { _ = try parse(deep) }
+        #expect(throws: JSONParseError(message: "lists and objects nest more than 64 deep", offset: 64)) { _ = try parse(deep) }
         let fine = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
         #expect(throws: Never.self) { _ = try parse(fine) }
     }

@@ -45,7 +45,7 @@ extension ImportedBoard {
     ///   bytes, not UTF-8, not JSON (`truncated JSON` when cut short), neither shape, an issue without `number` or
     ///   `title`, or a member of the wrong type (`issue 3's 'title' is a number, not text`).
     public init(github bytes: [UInt8], path: String) throws(KanbanError) {
-        let json = try ImportJSON.parse(bytes, path: path, largestFile: ImportText.largestFile)
+        let json = try JSONDocument.parse(bytes, path: path, largestFile: ImportText.largestFile)
         let reader = ImportJSONReader(path: path)
         if let issues = json.items {
             self = try Self.githubIssues(issues, reader: reader)
@@ -57,7 +57,7 @@ extension ImportedBoard {
         }
     }
 
-    private static func githubIssues(_ issues: [ImportJSON], reader: ImportJSONReader) throws(KanbanError) -> ImportedBoard {
+    private static func githubIssues(_ issues: [JSONDocument], reader: ImportJSONReader) throws(KanbanError) -> ImportedBoard {
         var labels: [ImportedLabel] = []
         var labelSeen = ImportNames()
         var cards: [ImportedCard] = []
@@ -120,7 +120,7 @@ extension ImportedBoard {
     /// The keys of a project item that are read into the card itself, not copied as fields.
     private static let projectItemKeys: Set<String> = ["id", "content", "title", "status", "labels", "assignees", "milestone", "repository"]
 
-    private static func githubProjectItems(_ items: [ImportJSON], reader: ImportJSONReader) throws(KanbanError) -> ImportedBoard {
+    private static func githubProjectItems(_ items: [JSONDocument], reader: ImportJSONReader) throws(KanbanError) -> ImportedBoard {
         var statuses = ImportNames()
         var labels = ImportNames()
         var cards: [ImportedCard] = []
@@ -177,7 +177,7 @@ extension ImportedBoard {
 
     /// A project field's value as a card field: text, a number, true or false, a list of those, or an object's `title`
     /// (an iteration, a milestone); nil for anything else or nothing.
-    private static func githubFieldValue(_ value: ImportJSON) -> YAMLValue? {
+    private static func githubFieldValue(_ value: JSONDocument) -> YAMLValue? {
         switch value.kind {
         case .string(let text): return text.isEmpty ? nil : .string(text)
         case .number(let text): return .unquoted(text)

@@ -8,7 +8,7 @@ extension ImportedBoard {
     /// - Throws: ``KanbanError/Code/invalidArgument`` at `path:line:column` for text that is not JSON, or not such an
     ///   array.
     public init(json bytes: [UInt8], path: String) throws(KanbanError) {
-        let json = try ImportJSON.parse(bytes, path: path, largestFile: ImportText.largestFile)
+        let json = try JSONDocument.parse(bytes, path: path, largestFile: ImportText.largestFile)
         let reader = ImportJSONReader(path: path)
         guard let items = json.items else {
             throw reader.failure("the file is not a card export: it is \(json.kindName), not the array of cards 'kanban export json' writes", at: json)
@@ -45,7 +45,7 @@ extension ImportedBoard {
 
     /// A JSON value as a card key's value: text and numbers as plain scalars where YAML allows, lists and objects
     /// nested in order; nil for null.
-    static func yamlValue(_ value: ImportJSON) -> YAMLValue? {
+    static func yamlValue(_ value: JSONDocument) -> YAMLValue? {
         switch value.kind {
         case .null: nil
         case .bool(let flag): .unquoted(flag ? "true" : "false")

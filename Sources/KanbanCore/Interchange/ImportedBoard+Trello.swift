@@ -28,7 +28,7 @@ extension ImportedBoard {
     ///   bytes, not UTF-8, not JSON (`truncated JSON` when cut short), not a Trello export (no `lists`), or a member of
     ///   the wrong type (`card 3's 'name' is a number, not text`).
     public init(trello bytes: [UInt8], path: String) throws(KanbanError) {
-        let json = try ImportJSON.parse(bytes, path: path, largestFile: ImportText.largestFile)
+        let json = try JSONDocument.parse(bytes, path: path, largestFile: ImportText.largestFile)
         let reader = ImportJSONReader(path: path)
         guard json.members != nil, let listsValue = json["lists"] else {
             let found = json.members == nil ? "it is \(json.kindName), not an object (gh issue list output is a list)" : "it has no 'lists'"

@@ -1,64 +1,65 @@
 import Foundation
 
-/// A JSON value as an importer reads it: each value knows the line and column it starts at, an object keeps its keys
-/// in file order, and a number stays text (a Trello `pos` of `1e400` or a 40-digit issue number never overflows
-/// anything).
+/// A JSON value (RFC 8259) as read from bytes: each value knows the line and column it starts at, an object keeps its
+/// members in order (a repeated key twice), and a number stays its text (an id `7` is echoed as `7`, a Trello `pos` of
+/// `1e400` or a 40-digit issue number overflows nothing).
 ///
-/// Hand-written rather than `JSONSerialization` so that every error, from a missing comma to a file cut short, is
-/// reported at its `path:line:column`, the same on every platform.
-struct ImportJSON: Sendable {
+/// The one JSON reader of the package: the importers read exports with it, the servers read requests with it (see
+/// `JSON(parsing:)` in KanbanServer). Hand-written rather than `JSONSerialization` so that every error, from a missing
+/// comma to text cut short, names its place, the same on every platform, and deep nesting is refused, not recursed into.
+package struct JSONDocument: Sendable {
     /// What a value is.
-    enum Kind: Sendable {
+    package enum Kind: Sendable {
         case null
         case bool(Bool)
         /// The number as written.
         case number(String)
         case string(String)
-        case array([ImportJSON])
+        case array([JSONDocument])
         /// The members in file order (a repeated key is kept twice; ``subscript(_:)`` finds the first).
-        case object([(key: String, value: ImportJSON)])
+        case object([(key: String, value: JSONDocument)])
     }
 
-    var kind: Kind
+    package var kind: Kind
     /// The 1-based line where the value starts.
-    var line: Int
+    package var line: Int
     /// The 1-based column, in UTF-8 bytes, where the value starts.
-    var column: Int
+    package var column: Int
 
     /// How deep arrays and objects may nest: deeper input is refused rather than risking the stack.
-    static let deepestNesting = 256
+    package static let deepestNesting = 256
 
     /// The first member named `key` when this is an object that has one.
-    subscript(key: String) -> ImportJSON? {
+    package subscript(key: String) -> JSONDocument? {
         guard case .object(let members) = kind else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// The items when this is an array.
-    var items: [ImportJSON]? {
+    package var items: [JSONDocument]? {
         if case .array(let items) = kind { return items }
         return nil
     }
 
     /// The members when this is an object.
-    var members: [(key: String, value: ImportJSON)]? {
+    package var members: [(key: String, value: JSONDocument)]? {
         if case .object(let members) = kind { return members }
         return nil
     }
 
     /// The text when this is a string.
-    var text: String? {
+    package var text: String? {
         if case .string(let text) = kind { return text }
         return nil
     }
 
-    var isNull: Bool {
+    package var isNull: Bool {
         if case .null = kind { return true }
         return false
     }
 
     /// What a person calls this kind of value in an error: `a number`, `text`, `a list`...
-    var kindName: String {
+    package var kindName: String {
         switch kind {
         case .null: "null"
         case .bool: "true or false"
@@ -69,27 +70,47 @@ struct ImportJSON: Sendable {
         }
     }
 
-    /// Parses `bytes`, after checking their size and encoding, as one JSON value.
-    /// - Throws: ``KanbanError/Code/invalidArgument`` at `path:line:column` for a file over `largestFile` bytes, bytes
-    ///   that are not UTF-8, JSON cut short (`truncated JSON`), anything else that is not JSON, or nesting deeper than
-    ///   ``deepestNesting``.
-    static func parse(_ bytes: [UInt8], path: String, largestFile: Int) throws(KanbanError) -> ImportJSON {
-        try ImportText.check(bytes, path: path, largestFile: largestFile)
-        var parser = Parser(bytes: bytes, path: path)
+    /// Why bytes are not one JSON value: what is wrong and where (the byte offset, and the line and column).
+    package struct ParseError: Error, Sendable, Equatable {
+        /// What is wrong, one lowercase sentence fragment (`truncated JSON: the file ends inside a list`).
+        package var message: String
+        /// The 0-based byte offset where it went wrong.
+        package var offset: Int
+        /// The 1-based line.
+        package var line: Int
+        /// The 1-based column, in UTF-8 bytes.
+        package var column: Int
+    }
+
+    /// Parses `bytes` (UTF-8, a byte order mark allowed) as one JSON value with nothing but white space around it.
+    /// - Parameters:
+    ///   - maximumDepth: How deep arrays and objects may nest; deeper input is refused, not recursed into.
+    ///   - subject: What the bytes are, for messages (`the file`: "truncated JSON: the file ends inside a list").
+    /// - Throws: ``ParseError`` at the first fault: text cut short, not JSON, a lone surrogate, a number with a
+    ///   leading zero, bytes that are not UTF-8, nesting deeper than `maximumDepth`.
+    package static func parse(_ bytes: [UInt8], maximumDepth: Int = deepestNesting, subject: String = "the file") throws(ParseError) -> JSONDocument {
+        if let bad = bytes.withUnsafeBufferPointer({ UTF8Validation.firstInvalidOffset(in: $0) }) {
+            var parser = Parser(bytes: Array(bytes[..<bad]), maximumDepth: maximumDepth, subject: subject)
+            parser.advance(to: bad)
+            throw parser.failure("\(subject) is not UTF-8 text")
+        }
+        var parser = Parser(bytes: bytes, maximumDepth: maximumDepth, subject: subject)
         return try parser.document()
     }
 
     private struct Parser {
         let bytes: [UInt8]
-        let path: String
+        let maximumDepth: Int
+        let subject: String
         var index = 0
         var line = 1
         var lineStart = 0
         var depth = 0
 
-        init(bytes: [UInt8], path: String) {
+        init(bytes: [UInt8], maximumDepth: Int, subject: String) {
             self.bytes = bytes
-            self.path = path
+            self.maximumDepth = maximumDepth
+            self.subject = subject
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
                 index = 3
                 lineStart = 3
@@ -98,17 +119,26 @@ struct ImportJSON: Sendable {
 
         var column: Int { index - lineStart + 1 }
 
-        func failure(_ message: String) -> KanbanError {
-            KanbanError(.invalidArgument, message, at: SourceLocation(path: path, line: line, column: column))
+        func failure(_ message: String) -> ParseError {
+            ParseError(message: message, offset: index, line: line, column: column)
         }
 
-        func truncated(_ what: String) -> KanbanError {
-            failure("truncated JSON: the file ends inside \(what)")
+        func truncated(_ what: String) -> ParseError {
+            failure("truncated JSON: \(subject) ends inside \(what)")
         }
 
-        mutating func document() throws(KanbanError) -> ImportJSON {
+        /// Moves to `offset` (at most the end), counting lines on the way: for an error's place.
+        mutating func advance(to offset: Int) {
+            while index < min(offset, bytes.count) {
+                if bytes[index] == 0x0A { line += 1; lineStart = index + 1 }
+                index += 1
+            }
+            index = offset
+        }
+
+        mutating func document() throws(ParseError) -> JSONDocument {
             skipSpace()
-            guard index < bytes.count else { throw failure("the file is empty, not JSON") }
+            guard index < bytes.count else { throw failure("\(subject) is empty, not JSON") }
             let value = try self.value()
             skipSpace()
             guard index == bytes.count else { throw failure("text after the end of the JSON value") }
@@ -128,9 +158,9 @@ struct ImportJSON: Sendable {
             }
         }
 
-        mutating func value() throws(KanbanError) -> ImportJSON {
+        mutating func value() throws(ParseError) -> JSONDocument {
             let (startLine, startColumn) = (line, column)
-            func made(_ kind: Kind) -> ImportJSON { ImportJSON(kind: kind, line: startLine, column: startColumn) }
+            func made(_ kind: Kind) -> JSONDocument { JSONDocument(kind: kind, line: startLine, column: startColumn) }
             guard index < bytes.count else { throw truncated("a value") }
             switch bytes[index] {
             case UInt8(ascii: "{"):
@@ -159,7 +189,7 @@ struct ImportJSON: Sendable {
             byte >= 0x21 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : String(format: "byte 0x%02X", byte)
         }
 
-        mutating func word(_ text: String) throws(KanbanError) {
+        mutating func word(_ text: String) throws(ParseError) {
             for expected in text.utf8 {
                 guard index < bytes.count else { throw truncated("'\(text)'") }
                 guard bytes[index] == expected else { throw failure("expected '\(text)'") }
@@ -167,7 +197,7 @@ struct ImportJSON: Sendable {
             }
         }
 
-        mutating func number() throws(KanbanError) -> String {
+        mutating func number() throws(ParseError) -> String {
             let start = index
             func digits() -> Int {
                 let first = index
@@ -175,7 +205,13 @@ struct ImportJSON: Sendable {
                 return index - first
             }
             if bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard digits() > 0 else {
+            let integerStart = index
+            let integerDigits = digits()
+            if integerDigits > 1, bytes[integerStart] == UInt8(ascii: "0") {
+                index = integerStart
+                throw failure("a number cannot start with 0")
+            }
+            guard integerDigits > 0 else {
                 if index == bytes.count { throw truncated("a number") }
                 throw failure("a number needs a digit here")
             }
@@ -197,7 +233,7 @@ struct ImportJSON: Sendable {
             return String(decoding: bytes[start..<index], as: UTF8.self)
         }
 
-        mutating func string() throws(KanbanError) -> String {
+        mutating func string() throws(ParseError) -> String {
             index += 1
             var text: [UInt8] = []
             while true {
@@ -232,8 +268,8 @@ struct ImportJSON: Sendable {
                                 index = saved
                             }
                         }
-                        // A lone surrogate cannot be UTF-8: it becomes U+FFFD, as JSON readers commonly do.
-                        let character = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+                        // A lone surrogate cannot be UTF-8.
+                        guard let character = Unicode.Scalar(scalar) else { throw failure("\\u escapes a lone surrogate, which no text can hold") }
                         text.append(contentsOf: String(character).utf8)
                     default:
                         index -= 1
@@ -249,7 +285,7 @@ struct ImportJSON: Sendable {
             }
         }
 
-        mutating func hex4() throws(KanbanError) -> UInt32 {
+        mutating func hex4() throws(ParseError) -> UInt32 {
             var value: UInt32 = 0
             for _ in 0..<4 {
                 guard index < bytes.count else { throw truncated("text (a string is never closed)") }
@@ -267,18 +303,18 @@ struct ImportJSON: Sendable {
             return value
         }
 
-        mutating func enter() throws(KanbanError) {
+        mutating func enter() throws(ParseError) {
             depth += 1
-            guard depth <= ImportJSON.deepestNesting else {
-                throw failure("lists and objects nest more than \(ImportJSON.deepestNesting) deep")
+            guard depth <= maximumDepth else {
+                throw failure("lists and objects nest more than \(maximumDepth) deep")
             }
         }
 
-        mutating func array() throws(KanbanError) -> [ImportJSON] {
+        mutating func array() throws(ParseError) -> [JSONDocument] {
             try enter()
             defer { depth -= 1 }
             index += 1
-            var items: [ImportJSON] = []
+            var items: [JSONDocument] = []
             skipSpace()
             guard index < bytes.count else { throw truncated("a list (a '[' is never closed)") }
             if bytes[index] == UInt8(ascii: "]") {
@@ -300,11 +336,11 @@ struct ImportJSON: Sendable {
             }
         }
 
-        mutating func object() throws(KanbanError) -> [(key: String, value: ImportJSON)] {
+        mutating func object() throws(ParseError) -> [(key: String, value: JSONDocument)] {
             try enter()
             defer { depth -= 1 }
             index += 1
-            var members: [(key: String, value: ImportJSON)] = []
+            var members: [(key: String, value: JSONDocument)] = []
             skipSpace()
             guard index < bytes.count else { throw truncated("an object (a '{' is never closed)") }
             if bytes[index] == UInt8(ascii: "}") {
@@ -334,139 +370,4 @@ struct ImportJSON: Sendable {
             }
         }
     }
-}
-
-/// Reads the members of an import's JSON with their types checked: a member of the wrong type is refused with its
-/// place and a name a person recognizes (`card 3's 'name' is a number, not text`), a missing or null optional one is
-/// nil.
-struct ImportJSONReader {
-    /// How errors name the file.
-    let path: String
-
-    func failure(_ message: String, at value: ImportJSON?) -> KanbanError {
-        KanbanError(.invalidArgument, message, at: SourceLocation(path: path, line: value?.line ?? 1, column: value?.column ?? 1))
-    }
-
-    private func wrongType(_ value: ImportJSON, _ what: String, _ expected: String) -> KanbanError {
-        failure("\(what) is \(value.kindName), not \(expected)", at: value)
-    }
-
-    /// The text of `object[key]`; nil when it is missing or null.
-    func text(_ object: ImportJSON, _ key: String, of owner: String) throws(KanbanError) -> String? {
-        guard let value = object[key], !value.isNull else { return nil }
-        guard let text = value.text else { throw wrongType(value, "\(owner)'s '\(key)'", "text") }
-        return text
-    }
-
-    /// The text of `object[key]`, which must be there.
-    func requiredText(_ object: ImportJSON, _ key: String, of owner: String) throws(KanbanError) -> String {
-        guard let text = try text(object, key, of: owner) else { throw failure("\(owner) has no '\(key)'", at: object) }
-        return text
-    }
-
-    /// Whether `object[key]` is true; false when it is missing or null.
-    func bool(_ object: ImportJSON, _ key: String, of owner: String) throws(KanbanError) -> Bool {
-        guard let value = object[key], !value.isNull else { return false }
-        guard case .bool(let flag) = value.kind else { throw wrongType(value, "\(owner)'s '\(key)'", "true or false") }
-        return flag
-    }
-
-    /// The number in `object[key]` as a `Double` (`1e400` is infinity, which still sorts); nil when missing or null.
-    func number(_ object: ImportJSON, _ key: String, of owner: String) throws(KanbanError) -> Double? {
-        guard let value = object[key], !value.isNull else { return nil }
-        guard case .number(let text) = value.kind else { throw wrongType(value, "\(owner)'s '\(key)'", "a number") }
-        return Double(text)
-    }
-
-    /// The number in `object[key]` as it is written, which must be a whole number; nil when missing or null.
-    func wholeNumber(_ object: ImportJSON, _ key: String, of owner: String) throws(KanbanError) -> String? {
-        guard let value = object[key], !value.isNull else { return nil }
-        guard case .number(let text) = value.kind, !text.contains("."), !text.lowercased().contains("e") else {
-            throw wrongType(value, "\(owner)'s '\(key)'", "a whole number")
-        }
-        return text
-    }
-
-    /// The items of `object[key]`; empty when it is missing or null.
-    func list(_ object: ImportJSON, _ key: String, of owner: String) throws(KanbanError) -> [ImportJSON] {
-        guard let value = object[key], !value.isNull else { return [] }
-        guard let items = value.items else { throw wrongType(value, "\(owner)'s '\(key)'", "a list") }
-        return items
-    }
-
-    /// `value` itself, which must be an object.
-    func object(_ value: ImportJSON, _ what: String) throws(KanbanError) -> ImportJSON {
-        guard value.members != nil else { throw wrongType(value, what, "an object") }
-        return value
-    }
-
-    /// The object in `object[key]`; nil when it is missing or null.
-    func object(_ object: ImportJSON, _ key: String, of owner: String) throws(KanbanError) -> ImportJSON? {
-        guard let value = object[key], !value.isNull else { return nil }
-        return try self.object(value, "\(owner)'s '\(key)'")
-    }
-
-    /// The texts of the list in `object[key]`; empty when it is missing or null.
-    func texts(_ object: ImportJSON, _ key: String, of owner: String) throws(KanbanError) -> [String] {
-        var texts: [String] = []
-        for item in try list(object, key, of: owner) {
-            guard let text = item.text else { throw wrongType(item, "an item of \(owner)'s '\(key)'", "text") }
-            texts.append(text)
-        }
-        return texts
-    }
-}
-
-/// The checks every importer makes on a file's bytes before reading them.
-enum ImportText {
-    /// The most bytes an imported file may have, as for a CSV table (``CSVTable/largestFile``).
-    static let largestFile = CSVTable.largestFile
-
-    /// Refuses a file over `largestFile` bytes (before anything else is done with it) or not UTF-8 (at the first bad
-    /// byte's line and column).
-    static func check(_ bytes: [UInt8], path: String, largestFile: Int) throws(KanbanError) {
-        guard bytes.count <= largestFile else {
-            throw KanbanError(.invalidArgument, "the file is \(bytes.count) bytes, over the \(largestFile >> 20) MB an import may read",
-                              at: SourceLocation(path: path))
-        }
-        let bad = bytes.withUnsafeBufferPointer { UTF8Validation.firstInvalidOffset(in: $0) }
-        if let bad {
-            let before = bytes[..<bad]
-            let line = before.count { $0 == 0x0A } + 1
-            let column = bad - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
-            throw KanbanError(.invalidArgument, "the file is not UTF-8 text", at: SourceLocation(path: path, line: line, column: column))
-        }
-    }
-
-    /// The date in `text` (ISO 8601, or Backlog.md's `2025-06-01 10:00`), taken as UTC when it names no zone.
-    static func date(_ text: String) -> Date? {
-        if let date = ISO8601.date(from: text) { return date }
-        // `2025-06-01 10:00` has no seconds, which ISO8601 asks for.
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.utf8.count == 16 { return ISO8601.date(from: trimmed + ":00") }
-        return nil
-    }
-}
-
-/// Names each kept once in the order first given, found in constant time: a source with a hundred thousand columns
-/// or labels is read in linear time, not quadratic.
-struct ImportNames {
-    private(set) var names: [String] = []
-    private var indices: [String: Int] = [:]
-
-    /// Adds `name` unless it is there; returns whether it was added.
-    @discardableResult
-    mutating func insert(_ name: String) -> Bool {
-        guard indices[name] == nil else { return false }
-        indices[name] = names.count
-        names.append(name)
-        return true
-    }
-
-    /// The place of `name` among the names.
-    func index(of name: String) -> Int? { indices[name] }
-
-    func contains(_ name: String) -> Bool { indices[name] != nil }
-
-    var isEmpty: Bool { names.isEmpty }
 }
