@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 // `swift run -c release kanban-bench [--sizes 1000,10000] [--runs N] [--keep] [--breakdown]`, or `... watch`, or
-// `... tui`, or `... report`; see --help.
+// `... tui`, or `... report`, or `... import`; see --help.
 // The benchmark also runs itself as a child (`--child-load <board>` and friends) to measure each load alone.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -36,6 +36,15 @@ if arguments.first == "tui" {
         exit(0)
     } catch {
         POSIX.printError("kanban-bench tui: \(error)\n")
+        exit(1)
+    }
+}
+if arguments.first == "import" {
+    do {
+        try runImportBenchmark(arguments: Array(arguments.dropFirst()))
+        exit(0)
+    } catch {
+        POSIX.printError("kanban-bench import: \(error)\n")
         exit(1)
     }
 }
