@@ -7,8 +7,8 @@ extension BoardStore {
     ///   of a column to declare); else in the board's column of the same name or id (case aside); else in a new
     ///   column whose id is made from the name.
     /// - A label lands on the board's label of the same name or id, else is declared with the source's colour.
-    /// - A card already imported (its `source` key holds the source's id; for this tool's exports, its slug) is
-    ///   updated to what the source says: title, labels, body, the fields the source gives, its column, and whether
+    /// - A card already imported (its `source` key holds the source's id; for this tool's exports, the card of its slug
+    ///   made at the same second) is updated to what the source says: title, labels, body, the fields the source gives, its column, and whether
     ///   it is archived. Keys the source does not give stay, and so does its place while its column stays. A card
     ///   the source no longer has is left alone.
     /// - A new card gets a slug made from its title (unique on the board) and a place after the column's cards,
@@ -65,8 +65,9 @@ extension BoardStore {
                 lastPosition[card.column] = position
             }
         }
-        // The slugs of the source's own cards (this tool's exports) are theirs: a new card never takes one.
-        for card in source.cards { if let slug = card.slug, bySlug[slug] == nil { taken.insert(slug) } }
+        // The slugs of the source's own cards (this tool's exports) are theirs: a card made from a title never takes one.
+        var reserved: Set<String> = []
+        for card in source.cards { if let slug = card.slug, bySlug[slug] == nil { reserved.insert(slug) } }
 
         var seen: Set<String> = []
         var archivedNames: Set<String> = []
@@ -81,7 +82,12 @@ extension BoardStore {
             let column = columnID[imported.column] ?? board.columns[0].id
             let cardLabels = uniqued(imported.labels.compactMap { labelID[$0] })
             let fields = try Self.importedFields(imported)
-            let existing = imported.sourceID.map { bySource[$0] } ?? imported.slug.flatMap { bySlug[$0] }
+            // A card of this tool's export is the board's card of its slug only when they were made at the same second:
+            // another board's `fix-login` is another card, and never overwrites this one's.
+            let existing = imported.sourceID.map { bySource[$0] } ?? imported.slug.flatMap { bySlug[$0] }.flatMap { card in
+                guard let made = imported.created, let created = card.created else { return card }
+                return made.flooredToSeconds == created.flooredToSeconds ? card : nil
+            }
             func nextPosition() throws(KanbanError) -> String {
                 let last = lastPosition[column]
                 guard let key = OrderKey.between(last, nil) else {
@@ -96,10 +102,11 @@ extension BoardStore {
                 continue
             }
             let slug: String
-            if let wanted = imported.slug, Self.isUsableSlug(wanted) {
+            if let wanted = imported.slug, Self.isUsableSlug(wanted), !taken.contains(wanted) {
                 slug = wanted
             } else {
-                slug = Slug.unique(Slug.make(from: title), isTaken: taken.contains)
+                slug = Slug.unique(imported.slug.flatMap { Self.isUsableSlug($0) ? $0 : nil } ?? Slug.make(from: title),
+                                   isTaken: { taken.contains($0) || reserved.contains($0) })
             }
             taken.insert(slug)
             var position = imported.position.flatMap { $0.isEmpty || BoardText.lineProblem($0, as: "") != nil ? nil : $0 }

@@ -237,3 +237,23 @@ extension GitTests {
         }
     }
 }
+
+/// This tool's exports carry slugs: a card of another board that shares a slug is another card.
+@Suite struct ImportSlugTests {
+    @Test func anotherBoardsCardOfTheSameSlugIsAddedBesideNeverOverwritten() throws {
+        try withTemporaryBoard(.sample) { board throws in
+            #expect(try board.run(["--board", "../other", "import", "csv", "../sheet.csv"]).status == 1, "no table yet")
+            #expect(try board.run(["init", "../other", "--title", "Other"]).status == 0)
+            #expect(try board.run(["--board", "../other", "add", "Smart albums rule editor", "--column", "todo"]).status == 0)
+            #expect(try board.run(["export", "json", "--output", "../cards.json"]).status == 0)
+            let before = try String(contentsOfFile: board.root + "/other/cards/todo/smart-albums-rule-editor.md", encoding: .utf8)
+            let imported = try board.run(["--board", "../other", "import", "json", "../cards.json", "--apply"])
+            #expect(imported.status == 0 && imported.stdout.contains("25 created, 0 updated"), "\(imported)")
+            #expect(try String(contentsOfFile: board.root + "/other/cards/todo/smart-albums-rule-editor.md", encoding: .utf8) == before)
+            #expect(FileManager.default.fileExists(atPath: board.root + "/other/cards/in-progress/smart-albums-rule-editor-2.md"))
+            // The board's own export is its own cards: nothing to change.
+            let own = try board.run(["import", "json", "../cards.json"])
+            #expect(own.stdout.hasSuffix("0 to create, 0 to update, 25 unchanged\n"), "\(own)")
+        }
+    }
+}
