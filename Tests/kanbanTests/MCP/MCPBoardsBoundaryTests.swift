@@ -2,6 +2,7 @@ import Foundation
 import KanbanCore
 import KanbanGit
 import KanbanTestSupport
+import KanbanWatch
 import Testing
 
 @testable import KanbanServer
@@ -166,6 +167,67 @@ import Testing
                 let answer = server.handle(.request(id: .number("2"), method: "resources/read", params: .object(["uri": .string(uri)])))
                 #expect(answer?["result"]?["contents"] != nil, "\(uri): \(String(describing: answer))")
             }
+        }
+    }
+
+    /// Every spelling of `name` with some of its letters percent-encoded (`%62oard`, `b%6Fard`, ...).
+    static func spellings(of name: String) -> [String] {
+        let letters = Array(name.utf8)
+        return (0..<(1 << letters.count)).map { mask in
+            letters.enumerated().map { index, byte in
+                mask & (1 << index) == 0 ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: index % 2 == 0)
+            }.joined()
+        }
+    }
+
+    /// A subscription is kept under the URI notifications name the resource by, whatever spelling of the board's name
+    /// (or the card's slug) asked for it: one a resource, however often asked, and a listen grants only resources there
+    /// are. Each of these failed before: a subscription under another spelling never fired, every spelling was kept,
+    /// and a listen granted a board that is not served.
+    @Test func aSubscriptionFollowsItsResourceHoweverTheURIIsSpelled() throws {
+        try Self.withTwoBoards { boards in
+            let (server, sent) = try Self.server(boards)
+            _ = server.handle(.request(id: .number("1"), method: "initialize", params: .object(["protocolVersion": .string("2025-11-25")])))
+            let boardURI = "kanban://boards/board/board"
+            let cardURI = "kanban://boards/other/card/" + Self.card
+            // Under another spelling alone, a change still reaches it.
+            let alias = server.handle(.request(id: .number("2"), method: "resources/subscribe", params: .object(["uri": .string("kanban://boards/%62oard/board")])))
+            #expect(alias?["result"] == .object([:]), "\(String(describing: alias))")
+            server.publish(WatchEvent(.board), onBoardAt: boards.board)
+            let first = sent.withLock { $0 }.filter { $0["method"] == .string("notifications/resources/updated") }.compactMap { $0["params"]?["uri"]?.stringValue }
+            #expect(first == [boardURI], "a subscription under another spelling of the name never fired")
+
+            var uris = Self.spellings(of: "board").map { "kanban://boards/\($0)/board" }
+            uris += Self.spellings(of: "other").map { "kanban://boards/\($0)/card/%70ress-kit-and-screenshots" } + [cardURI]
+            for uri in uris {
+                let answer = server.handle(.request(id: .number("2"), method: "resources/subscribe", params: .object(["uri": .string(uri)])))
+                #expect(answer?["result"] == .object([:]), "\(uri): \(String(describing: answer))")
+            }
+            #expect(server.state.withLock { $0.subscriptions } == [boardURI, cardURI], "one subscription a resource, however often and however spelled")
+
+            sent.withLock { $0.removeAll() }
+            server.publish(WatchEvent(.modified, slug: Self.card, column: "todo"), onBoardAt: boards.other)
+            server.publish(WatchEvent(.board), onBoardAt: boards.board)
+            let updated = sent.withLock { $0 }.filter { $0["method"] == .string("notifications/resources/updated") }.compactMap { $0["params"]?["uri"]?.stringValue }
+            #expect(updated == [cardURI, boardURI], "\(updated)")
+
+            let removed = server.handle(.request(id: .number("3"), method: "resources/unsubscribe", params: .object(["uri": .string("kanban://boards/%62%6F%61%72%64/board")])))
+            #expect(removed?["result"] == .object([:]))
+            #expect(server.state.withLock { $0.subscriptions } == [cardURI], "an unsubscription under another spelling was ignored")
+
+            sent.withLock { $0.removeAll() }
+            let listen = server.handle(.request(id: .number("9"), method: "subscriptions/listen", params: .object([
+                "_meta": MCPServerTests.stateless,
+                "notifications": .object(["resourceSubscriptions": .array([
+                    .string("kanban://boards/gamma/board"), .string("kanban://boards/%62oard/board"), .string(boardURI),
+                    .string("kanban://boards/other/card/%70ress-kit-and-screenshots"), .string("kanban://boards/board/card/no-such-card"),
+                ])]),
+            ])))
+            #expect(listen == nil, "a stream is answered when it ends")
+            let acknowledged = try #require(sent.withLock { $0 }.last)
+            let granted = acknowledged["params"]?["notifications"]?["resourceSubscriptions"]?.arrayValue?.compactMap(\.stringValue)
+            #expect(granted == [boardURI, cardURI, "kanban://boards/board/card/no-such-card"], "\(acknowledged.rendered(pretty: false))")
+            server.closeSubscriptions()
         }
     }
 
