@@ -145,6 +145,29 @@ import Testing
         }
     }
 
+    /// A script that calls a board's API with no token or a wrong one is answered as the API answers errors
+    /// (`{"error", "message"}`), as it is with one board; this failed before: under `/b/<index>/api/` the answer was
+    /// the page's plain-text note.
+    @Test func aBoardsAPIRefusesAStrangerInJSON() throws {
+        try Self.withThreeBoards { boards in
+            let server = boards.server
+            let routes = Self.everyRoute(boards: 3).filter { $0.path.hasPrefix("/api/") || $0.path.contains("/api/") }
+            #expect(routes.count > 3 * 20)
+            for (method, path) in routes {
+                for headers in [[:], ["Authorization": "Bearer \(String(server.token.reversed()))"]] {
+                    let response = try server.request(method, path, json: method == "GET" ? nil : "{}", headers: headers, authorized: false)
+                    #expect(response.status == 401 && response.json?["error"] as? String == "unauthorized"
+                            && response.header("Content-Type")?.hasPrefix("application/json") == true, "\(method) \(path): \(response)")
+                }
+            }
+            // The pages are still answered for a person, in words.
+            for path in ["/", "/b/1/", "/b/1/report"] {
+                let response = try server.request("GET", path, authorized: false)
+                #expect(response.status == 401 && response.header("Content-Type")?.hasPrefix("text/plain") == true, "\(path): \(response)")
+            }
+        }
+    }
+
     /// Whether `request` (`METHOD /path`) is the route `signature` with its parameters filled in.
     static func matches(_ signature: String, _ request: String) -> Bool {
         let pattern = signature.split(separator: "/", omittingEmptySubsequences: false)
