@@ -29,7 +29,9 @@ import Testing
 
     /// Serves the sample board (`/b/0/`), a copy of it titled ``hostileTitle`` (`/b/1/`) and an empty board in a
     /// directory named ``hostileName`` (`/b/2/`).
-    static func withThreeBoards(arguments: [String] = [], _ body: (Boards) throws -> Void) throws {
+    /// - Parameter prepare: What to do in the temporary directory before the server starts (make it a repository).
+    static func withThreeBoards(arguments: [String] = [], environment: [String: String] = [:], prepare: (String) throws -> Void = { _ in },
+                                _ body: (Boards) throws -> Void) throws {
         try withTemporaryBoard(.sample) { board in
             let second = board.root + "/second"
             try FileManager.default.copyItem(atPath: board.path, toPath: second)
@@ -41,7 +43,8 @@ import Testing
             let third = board.root + "/" + hostileName
             let made = try runKanban(["init", third, "--title", "Third", "--columns", "todo:To Do,done:Done"], in: board.root)
             try #require(made.status == 0, "\(made)")
-            let server = try ServeProcess(board: board, arguments: [board.path, second, third] + arguments)
+            try prepare(board.root)
+            let server = try ServeProcess(board: board, arguments: [board.path, second, third] + arguments, environment: environment)
             let listed = try #require(try server.get("/api/boards").json?["boards"] as? [[String: Any]])
             try #require(listed.map { $0["name"] as? String } == ["board", "second", hostileName], "\(listed)")
             try body(Boards(root: board.root, directories: [board.path, second, third], server: server))
@@ -244,6 +247,42 @@ import Testing
                     }
                 }
             }
+        }
+    }
+
+    /// Three boards in one repository, served with `--commit`: a change on board 1 commits board 1's file only,
+    /// and leaves what was staged and changed on board 0 as it was (staged, uncommitted).
+    @Test func withCommitAChangeCommitsItsOwnBoardOnlyInASharedRepository() throws {
+        let identity = ["GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@e"]
+        var root = ""
+        func git(_ arguments: [String]) throws -> String {
+            try runProgram("/usr/bin/env", ["git", "-C", root] + arguments,
+                           environment: KanbanProcess.baseEnvironment(home: root).merging(identity) { $1 }).output
+        }
+        let staged = "board/cards/todo/\(ServeBoundaryTests.validParameter(":card")).md"
+        try Self.withThreeBoards(arguments: ["--commit"], environment: identity, prepare: { directory in
+            root = directory
+            _ = try git(["init", "-q"])
+            _ = try git(["add", "-A"])
+            _ = try git(["commit", "-qm", "Boards"])
+            let card = directory + "/" + staged
+            try (try String(contentsOfFile: card, encoding: .utf8) + "\nStaged on board 0.\n").write(toFile: card, atomically: true, encoding: .utf8)
+            _ = try git(["add", staged])
+            let settings = directory + "/board/board.md"
+            try (try String(contentsOfFile: settings, encoding: .utf8) + "\nChanged on board 0.\n").write(toFile: settings, atomically: true, encoding: .utf8)
+        }) { boards in
+            let before = try boards.files(ofBoard: 0)
+            for (method, path, json) in [("POST", "/b/1/api/cards", #"{"title":"Committed on one"}"#),
+                                         ("POST", "/b/1/api/cards/press-kit-and-screenshots/move", #"{"column":"done"}"#),
+                                         ("POST", "/b/1/api/labels", #"{"id":"urgent","name":"Urgent"}"#)] {
+                let response = try boards.server.request(method, path, json: json)
+                #expect(response.status < 300, "\(path): \(response)")
+                let committed = try git(["show", "--name-only", "--format=", "HEAD"]).split(separator: "\n").map(String.init)
+                #expect(!committed.isEmpty && committed.allSatisfy { $0.hasPrefix("second/") }, "\(path) committed \(committed)")
+            }
+            #expect(TemporaryBoard.changes(from: before, to: try boards.files(ofBoard: 0)).isEmpty)
+            #expect(try git(["diff", "--cached", "--name-only"]) == staged + "\n", "board 0's staged change was committed or dropped")
+            #expect(try git(["status", "--porcelain", "--", "second", Self.hostileName]).isEmpty)
         }
     }
 
