@@ -231,6 +231,31 @@ import Testing
         }
     }
 
+    /// A real `kanban mcp` of two boards, each watched: what changes on disk on one board is told to the subscribers
+    /// of that board's resources only, under that board's name.
+    @Test func eachBoardsChangesAreToldUnderItsOwnName() throws {
+        try Self.withTwoBoards { boards in
+            let client = try MCPProcess(["mcp", boards.board, boards.other], directory: boards.root, environment: ["HOME": boards.root])
+            try client.initialize()
+            let subscribed = ["kanban://boards/other/board", "kanban://boards/board/card/" + Self.card]
+            for uri in subscribed { _ = try client.result("resources/subscribe", ["uri": uri]) }
+            let updated = { client.messages.filter { $0["method"] as? String == "notifications/resources/updated" }
+                .compactMap { ($0["params"] as? [String: Any])?["uri"] as? String } }
+            // A new card on board (whose board resource nobody follows), then a card changed on other, then on board.
+            try "---\ntitle: New on board\ncolumn: todo\nposition: a\n---\n".write(toFile: boards.board + "/cards/todo/new-on-board.md",
+                                                                                   atomically: true, encoding: .utf8)
+            let card = "/cards/todo/\(Self.card).md"
+            let text = try String(contentsOfFile: boards.other + card, encoding: .utf8)
+            try (text + "\nChanged on other.\n").write(toFile: boards.other + card, atomically: true, encoding: .utf8)
+            #expect(waitUntil { updated().contains(subscribed[0]) }, "other's change was not told: \(client)")
+            try (text + "\nChanged on board.\n").write(toFile: boards.board + card, atomically: true, encoding: .utf8)
+            #expect(waitUntil { updated().contains(subscribed[1]) }, "board's change was not told: \(client)")
+            usleep(300_000)
+            #expect(Set(updated()).isSubset(of: subscribed), "told of a resource nobody subscribed to: \(updated())")
+            #expect(client.strayLines.isEmpty)
+        }
+    }
+
     @Test(arguments: ["other", "board"])
     func aChangeToOneBoardLeavesTheOthersFilesAsTheyWere(target: String) throws {
         try Self.withTwoBoards { boards in
