@@ -94,6 +94,7 @@ public enum BoardDiscovery {
                 if board.name == "." {
                     let last = board.directory.split(separator: "/").last.map(String.init) ?? "/"
                     board.name = last
+                    board = board.checkingName()
                 }
                 if let other = directoryByName[board.name] {
                     throw KanbanError(.invalidArgument, "two boards would be named '\(board.name)': '\(other)' and '\(board.directory)'; give their common parent directory instead, so that each is named by its path there")
@@ -130,7 +131,7 @@ public enum BoardDiscovery {
                 guard found.count < boardLimit else {
                     throw KanbanError(.invalidArgument, "'\(top)' holds more than \(boardLimit) boards; look for boards in a narrower directory")
                 }
-                found.append((relative, Self.read(path, name: relative.isEmpty ? "." : relative.joined(separator: "/"))))
+                found.append((relative, Self.read(path, name: relative.isEmpty ? "." : relative.joined(separator: "/")).checkingName()))
             }
             guard relative.count < maximumDepth else { return }
             // A directory that cannot be listed (no permission) is passed over, as `find` goes on past one.
@@ -152,5 +153,21 @@ public enum BoardDiscovery {
                 return FoundBoard(name: name, directory: path, settings: .failure(error))
             }
         }
+    }
+}
+
+extension FoundBoard {
+    /// The board as found, or, when its name (a path a repository may spell with anything) holds a control character
+    /// or a line break, the board with the error that says so: surfaces put the name in what people and agents read
+    /// (a server's instructions, a tool's schema, a list), so such a board is reported and left out, never served.
+    func checkingName() -> FoundBoard {
+        // Checked whole, not trimmed as a title is: a line break at the end of a name is as much in the way.
+        guard let control = name.unicodeScalars.first(where: { BoardText.isControl($0) || $0.value == 0x2028 || $0.value == 0x2029 }) else {
+            return self
+        }
+        var board = self
+        board.settings = .failure(KanbanError(.invalidArgument,
+                                              "a board's name (its directory's path) cannot hold control character \(BoardText.name(of: control)): rename the directory"))
+        return board
     }
 }

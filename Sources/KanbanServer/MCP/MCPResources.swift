@@ -96,6 +96,16 @@ extension MCPServer {
             : "\(MCPResources.boardsPrefix){board}/board and \(MCPResources.boardsPrefix){board}/card/{slug}, for the boards \(tools.named.map(\.name).joined(separator: ", "))"
     }
 
+    /// The one spelling of the resource `uri` names, as notifications name it (`kanban://boards/%62oard/board` is
+    /// `kanban://boards/board/board`); nil when it names none of this server's (another form, a board not served).
+    /// Subscriptions are kept under it: a subscription under another spelling would never fire, and each spelling
+    /// would be one more entry.
+    func canonicalResource(_ uri: String) -> String? {
+        guard let parsed = MCPResources.parse(uri), isKnownResource(uri) else { return nil }
+        if let name = parsed.board, !tools.named.contains(where: { $0.name == name }) { return nil }
+        return parsed.slug.map { MCPResources.cardURI($0, in: parsed.board) } ?? MCPResources.boardURI(in: parsed.board)
+    }
+
     /// The board `uri` is on, its name (nil with one board) and the card's slug (nil for the board itself).
     private func resolve(_ uri: String) throws(JSONRPCError) -> (store: BoardStore, name: String?, slug: String?) {
         guard let parsed = MCPResources.parse(uri), isKnownResource(uri) else {
@@ -208,13 +218,14 @@ extension MCPServer {
             }
         }
         watchIfPossible()
-        _ = state.withLock { $0.subscriptions.insert(uri) }
+        if let canonical = canonicalResource(uri) { _ = state.withLock { $0.subscriptions.insert(canonical) } }
         return .object([:])
     }
 
     func unsubscribe(_ request: Request) throws(JSONRPCError) -> JSON {
         guard let uri = request.params["uri"]?.stringValue else { throw .invalidParams("resources/unsubscribe needs 'uri'") }
-        _ = state.withLock { $0.subscriptions.remove(uri) }
+        let canonical = canonicalResource(uri) ?? uri
+        _ = state.withLock { $0.subscriptions.remove(canonical) }
         return .object([:])
     }
 
@@ -227,7 +238,11 @@ extension MCPServer {
             guard let items = value.arrayValue, items.allSatisfy({ $0.stringValue != nil }) else {
                 throw .invalidParams("'resourceSubscriptions' must be a list of resource URIs")
             }
-            resources = items.compactMap(\.stringValue).filter(isKnownResource)
+            // Granted as notifications will name them, once each; a board not served is not granted.
+            var seen: Set<String> = []
+            for uri in items.compactMap(\.stringValue).compactMap(canonicalResource) where seen.insert(uri).inserted {
+                resources.append(uri)
+            }
         }
         if tools.named.isEmpty { _ = try requireBoard(for: MCPResources.boardURI) }
         let listen = Listen(id: request.id, resources: Set(resources), resourcesListChanged: filter["resourcesListChanged"]?.boolValue == true,

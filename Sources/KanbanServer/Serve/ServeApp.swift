@@ -106,7 +106,7 @@ package final class ServeApp: @unchecked Sendable {
             return HTTPResponse(status: .seeOther, headers: headers)
         }
         guard isAuthorized(request) else {
-            if request.pathSegments.first == "api" {
+            if Self.isAPI(request.pathSegments) {
                 return .error(.unauthorized, "unauthorized", "open the address 'kanban serve' printed (with its ?token=), or send 'Authorization: Bearer TOKEN'")
             }
             return HTTPResponse(status: .unauthorized, headers: [("Content-Type", "text/plain; charset=utf-8")],
@@ -131,6 +131,12 @@ package final class ServeApp: @unchecked Sendable {
             }
         }
         return nil
+    }
+
+    /// Whether a path is the JSON API's, answered in JSON even when refused: `/api/...`, or a board's own under its
+    /// prefix when several are served (`/b/1/api/...`, which ``admit(_:)`` sees whole).
+    static func isAPI(_ segments: [String]) -> Bool {
+        segments.first == "api" || (segments.count > 2 && segments[0] == "b" && segments[2] == "api")
     }
 
     /// Whether `request` carries the token: the cookie the first visit set, or `Authorization: Bearer`.

@@ -29,6 +29,22 @@ import Testing
         }
     }
 
+    @Test(arguments: ["evil\u{1B}]0;x\u{7}", "two\nlines", "ends\n", "c1\u{9B}2J", "nul\u{1}", "sep\u{2028}x"])
+    func aNameWithAControlCharacterOrLineBreakIsAnErrorNotAName(_ name: String) throws {
+        try withTemporaryDirectory { root in
+            try Self.write(Self.boardText("Good"), "good/board.md", in: root)
+            try Self.write(Self.boardText("Hostile"), "nested/\(name)/board.md", in: root)
+            let found = try BoardDiscovery.boards(under: root)
+            #expect(found.map(\.name) == ["good", "nested/" + name])
+            #expect(found[0].error == nil)
+            #expect(found[1].board == nil && found[1].error?.message.hasPrefix("a board's name (its directory's path) cannot hold control character") == true,
+                    "\(String(describing: found[1].error))")
+            // Given itself, it is named by its directory's name, checked the same.
+            let given = try BoardDiscovery.boards(inEach: [root + "/good", root + "/nested/" + name])
+            #expect(given.map { $0.error == nil } == [true, false])
+        }
+    }
+
     @Test func aBrokenBoardFileIsReportedWithItsPlaceNotSkipped() throws {
         try withTemporaryDirectory { root in
             try Self.write(Self.boardText("Good"), "good/board.md", in: root)

@@ -200,12 +200,19 @@ struct TemporaryBoard: Sendable {
 
     /// Every regular file under the board by relative path, with its bytes: compare two to see what a command touched.
     func files() throws -> [String: [UInt8]] {
+        try Self.files(under: path)
+    }
+
+    /// Every regular file under `directory` (any directory: a second board beside this one, or `root` for everything
+    /// a test made) by path relative to it, with its bytes.
+    static func files(under directory: String) throws -> [String: [UInt8]] {
         var result: [String: [UInt8]] = [:]
-        guard let enumerator = FileManager.default.enumerator(atPath: path) else { return result }
+        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return result }
         while let name = enumerator.nextObject() as? String {
             var info = stat()
-            guard lstat(absolute(name), &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-            result[name] = try bytes(name)
+            let file = directory + "/" + name
+            guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            result[name] = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
         }
         return result
     }
