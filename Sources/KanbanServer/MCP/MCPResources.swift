@@ -113,7 +113,7 @@ extension MCPServer {
         }
         guard let name = parsed.board else { return (try requireBoard(for: uri), nil, parsed.slug) }
         guard let entry = tools.named.first(where: { $0.name == name }) else {
-            throw Self.resourceNotFound(uri, "no board '\(name)'; the boards are: \(tools.named.map(\.name).joined(separator: ", "))")
+            throw Self.resourceNotFound(uri, "no board '\(name.truncated(toWidth: 80))'; the boards are: \(tools.named.map(\.name).joined(separator: ", "))")
         }
         do throws(MCPToolError) {
             return (try entry.board.require(), name, parsed.slug)

@@ -198,7 +198,8 @@ package struct MCPTools {
         }
         guard let name = value.stringValue else { throw MCPToolError("'board' must be a string, one of: \(names)") }
         guard let entry = named.first(where: { $0.name == name }) else {
-            throw MCPToolError("no board '\(name)'; the boards are: \(names)")
+            // A hostile name is not echoed whole: an agent reads the error, and 200 KB of it help no one.
+            throw MCPToolError("no board '\(name.truncated(toWidth: 80))'; the boards are: \(names)")
         }
         return entry.board
     }

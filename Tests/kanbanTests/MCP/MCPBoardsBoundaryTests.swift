@@ -91,6 +91,7 @@ import Testing
                     #expect(result["isError"] == .bool(true), "\(described): \(result.rendered(pretty: false).prefix(500))")
                     let text = result["content"]?.arrayValue?.first?["text"]?.stringValue ?? ""
                     #expect(text.hasPrefix("error: ") && text.hasSuffix(Self.names), "\(described): \(text.prefix(500))")
+                    #expect(text.utf8.count < 1_000, "\(described): a hostile name is echoed whole (\(text.utf8.count) bytes)")
                     #expect(result["structuredContent"] == nil, "\(described)")
                 }
             }
