@@ -6,7 +6,8 @@ extension CommandSpec {
     /// (counting inherited global options, `-h`/`--help`, and `--version` on the root);
     /// at most one repeating argument; no arguments on a command with subcommands;
     /// subcommand names are unique and the root leaves `help` to the dispatcher;
-    /// `defaultSubcommand` and `exclusiveOptions` name what exists.
+    /// `defaultSubcommand` and `exclusiveOptions` name what exists; no line of a discussion ends in a backslash (a
+    /// line continuation written `\\`, which `--help` would print).
     func validationProblems() -> [String] {
         validationProblems(path: [name], inherited: [], isRoot: true)
     }
@@ -14,6 +15,9 @@ extension CommandSpec {
     private func validationProblems(path: [String], inherited: [OptionSpec], isRoot: Bool) -> [String] {
         var problems: [String] = []
         let location = "'\(path.joined(separator: " "))'"
+        if let discussion, discussion.contains("\\\n") || discussion.hasSuffix("\\") {
+            problems.append("\(location): a line of the discussion ends in a backslash (a line continuation written '\\\\')")
+        }
 
         var scope = options + inherited + [.help]
         if isRoot, version != nil { scope.append(.version) }

@@ -8,12 +8,12 @@ enum ExportCommand: KanbanCommand {
         name: "export",
         abstract: "Write the board's cards as CSV, JSON or an Obsidian Kanban board, for another tool.",
         discussion: """
-            csv: a header row, then a row a card: slug, title, column, position, labels (joined by ', '), created, \\
-            modified, each other key the cards have (a key named like one of these as field-KEY), then body; \\
-            quoted as RFC 4180 says, with CRLF line ends. json: an array of the cards as 'kanban show --json' \\
+            csv: a header row, then a row a card: slug, title, column, position, labels (joined by ', '), created, \
+            modified, each other key the cards have (a key named like one of these as field-KEY), then body; \
+            quoted as RFC 4180 says, with CRLF line ends. json: an array of the cards as 'kanban show --json' \
             gives them, bodies included. obsidian: a board file of the Obsidian Kanban plugin (a heading a column, \
             an item a card with its labels as #tags and its body indented under it; archived cards, with --all, \
-            under Archive). 'kanban import' reads each of them back. Cards in board order; standard output unless --output names a file \\
+            under Archive). 'kanban import' reads each of them back. Cards in board order; standard output unless --output names a file \
             (written whole or not at all).
 
             Examples:

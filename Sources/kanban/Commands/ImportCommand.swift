@@ -10,20 +10,20 @@ enum ImportCommand: KanbanCommand {
         name: "import",
         abstract: "Bring in the cards of another tracker's export (Trello, GitHub, Backlog.md, Obsidian, CSV).",
         discussion: """
-            Reads PATH as SOURCE exports it and prints what importing it would do: the columns and labels it \\
-            declares, and for each card whether it is created, updated (and what changes) or unchanged. Nothing \\
+            Reads PATH as SOURCE exports it and prints what importing it would do: the columns and labels it \
+            declares, and for each card whether it is created, updated (and what changes) or unchanged. Nothing \
             is written without --apply, which writes it all in one change (and one commit with --commit).
 
-            Sources: trello (a board's JSON export), github ('gh issue list --json ...' or 'gh project \\
-            item-list --format json' output), backlog (a Backlog.md project folder), obsidian (an Obsidian Kanban \\
-            board file), csv (a table with a header row; 'kanban export csv' writes one), json ('kanban export \\
+            Sources: trello (a board's JSON export), github ('gh issue list --json ...' or 'gh project \
+            item-list --format json' output), backlog (a Backlog.md project folder), obsidian (an Obsidian Kanban \
+            board file), csv (a table with a header row; 'kanban export csv' writes one), json ('kanban export \
             json'). docs/import.md has each source's mapping.
 
-            Each card keeps its id in the source in its 'source' key (and a link back where the source has \\
-            one), so that importing the same export again updates the cards it made instead of adding them \\
-            twice. A column of the source lands in the board's column of the same name (or id), else in a new \\
-            column; --map NAME=COLUMN puts it in another (a column id or name of the board, or the id of a new \\
-            column). Labels are declared as the source names them. When --board names a directory without a \\
+            Each card keeps its id in the source in its 'source' key (and a link back where the source has \
+            one), so that importing the same export again updates the cards it made instead of adding them \
+            twice. A column of the source lands in the board's column of the same name (or id), else in a new \
+            column; --map NAME=COLUMN puts it in another (a column id or name of the board, or the id of a new \
+            column). Labels are declared as the source names them. When --board names a directory without a \
             board, --apply makes the board there, titled and with columns as the source has them.
 
             Examples:

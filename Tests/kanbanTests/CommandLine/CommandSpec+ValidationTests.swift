@@ -63,6 +63,13 @@ import Testing
             ])
     }
 
+    @Test func reportsABackslashEndingADiscussionLine() {
+        // `\\` at a line's end in a multi-line literal is a backslash, not the continuation `\` meant: --help printed it.
+        let spec = CommandSpec(name: "tool", abstract: "A tool.", discussion: "First half \\\nsecond half.")
+        #expect(spec.validationProblems() == ["'tool': a line of the discussion ends in a backslash (a line continuation written '\\\\')"])
+        #expect(KanbanTool.root.validationProblems().isEmpty)
+    }
+
     @Test func reportsArgumentsOnACommandGroup() {
         let spec = CommandSpec(
             name: "tool", abstract: "A tool.", arguments: [.required("x", help: "X.")],
