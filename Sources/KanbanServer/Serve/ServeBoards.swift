@@ -64,9 +64,10 @@ package final class ServeBoards: Sendable {
         }
     }
 
-    /// The board a path segment names: a whole number from 0, within the list.
+    /// The board a path segment names: a whole number from 0, within the list, written one way only (`1`, not `01`).
     private func entry(_ segment: String) -> Entry? {
-        guard segment.utf8.count <= 6, segment.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let index = Int(segment),
+        guard segment.utf8.count <= 6, segment.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+              segment == "0" || segment.utf8.first != 0x30, let index = Int(segment),
               index < entries.count else { return nil }
         return entries[index]
     }

@@ -181,7 +181,7 @@ import Testing
     /// Board segments that name no board: negative, past the list, not decimal, dot segments, encoded separators,
     /// huge, signed, spaced, or digits of another script.
     static let hostileSegments = [
-        "-1", "3", "99", "1e3", "0x1", "0b1", "1.0", "%2e%2e", "..", ".", "0/../1", "0%2F..%2F1", "1%2F", "%00", "0%00",
+        "-1", "3", "99", "01", "00", "001", "1e3", "0x1", "0b1", "1.0", "%2e%2e", "..", ".", "0/../1", "0%2F..%2F1", "1%2F", "%00", "0%00",
         String(repeating: "9", count: 40), "1" + String(repeating: "0", count: 19), "18446744073709551616", "9223372036854775807",
         "+1", "%2B1", "%201", "1%20", "%091", "%D9%A1", "١", "%EF%BC%91", "%E2%91%A0", "%F0%9D%9F%8F", "0,1", "0;1", "1#",
         "%FF", "%", "%2", "board", "second", "b", "%2e", "~1", "1.", String(repeating: "1", count: 7),
