@@ -117,13 +117,36 @@ enum ImportText {
         }
     }
 
-    /// The date in `text` (ISO 8601, or Backlog.md's `2025-06-01 10:00`), taken as UTC when it names no zone.
+    /// The date in `text`: ISO 8601 (`2026-01-31T09:00:00Z`), a day (`2026-01-31`, midnight), or a day and a time
+    /// (`2026-01-31 09:00`, Backlog.md's; `2026-01-31 09:00:30`), taken as UTC when it names no zone.
     static func date(_ text: String) -> Date? {
-        if let date = ISO8601.date(from: text) { return date }
-        // `2025-06-01 10:00` has no seconds, which ISO8601 asks for.
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.utf8.count == 16 { return ISO8601.date(from: trimmed + ":00") }
-        return nil
+        if let date = ISO8601.date(from: trimmed) { return date }
+        let parts = trimmed.split(separator: " ", omittingEmptySubsequences: true)
+        switch parts.count {
+        case 1: return ISO8601.date(from: parts[0] + "T00:00:00Z")
+        case 2 where parts[1].utf8.count == 5: return ISO8601.date(from: parts[0] + "T" + parts[1] + ":00Z")
+        case 2: return ISO8601.date(from: parts[0] + "T" + parts[1] + "Z")
+        default: return nil
+        }
+    }
+
+    /// A card key for a name a source gives a field (a table's column, a project's custom field): lowercase, each run
+    /// of characters other than ASCII letters, digits and `_` one `-` (`Due Date` → `due-date`, `Size (est.)` →
+    /// `size-est`); empty when nothing is left.
+    static func key(fromName name: String) -> String {
+        var key = ""
+        var pendingHyphen = false
+        for scalar in name.lowercased().unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" {
+                if pendingHyphen && !key.isEmpty { key.append("-") }
+                pendingHyphen = false
+                key.unicodeScalars.append(scalar)
+            } else {
+                pendingHyphen = true
+            }
+        }
+        return key
     }
 }
 

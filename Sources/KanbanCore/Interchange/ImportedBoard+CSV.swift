@@ -57,7 +57,7 @@ extension ImportedBoard {
             }
             func date(_ role: String) throws(KanbanError) -> Date? {
                 guard let text = cell(role)?.trimmingCharacters(in: .whitespaces) else { return nil }
-                guard let date = Self.csvDate(text) else {
+                guard let date = ImportText.date(text) else {
                     throw KanbanError(.invalidArgument, "row \(number + 1): '\(text)' in column \(table.header[roles[role]!]) is not a date (give 2026-01-31 or 2026-01-31T09:00:00Z)",
                                       at: SourceLocation(path: path))
                 }
@@ -97,21 +97,10 @@ extension ImportedBoard {
     }
 
     /// A card key for a table's column name: `field-KEY` as KEY, else lowercase with each run of other characters
-    /// one `-` (`Due Date` → `due-date`); empty when nothing is left.
+    /// one `-` (`Due Date` → `due-date`, as ``ImportText/key(fromName:)`` makes it); empty when nothing is left.
     static func fieldKey(fromColumn name: String) -> String {
         if name.hasPrefix("field-"), BoardStore.isFieldKey(String(name.dropFirst(6))) { return String(name.dropFirst(6)) }
-        var key = ""
-        var pendingHyphen = false
-        for scalar in name.lowercased().unicodeScalars {
-            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" {
-                if pendingHyphen && !key.isEmpty { key.append("-") }
-                pendingHyphen = false
-                key.unicodeScalars.append(scalar)
-            } else {
-                pendingHyphen = true
-            }
-        }
-        return key
+        return ImportText.key(fromName: name)
     }
 
     /// A cell as a key's value: `[...]` and `{...}` read as YAML when they are, anything else as the text.
@@ -130,20 +119,5 @@ extension ImportedBoard {
     /// several lines, as a person would write it.
     public static func fieldValue(_ text: String) -> YAMLValue {
         text.contains("\n") ? .scalar(YAMLScalar(text, style: .literal)) : .unquoted(text)
-    }
-
-    /// A date as a table may hold it: ISO 8601 (`2026-01-31T09:00:00Z`), a day (`2026-01-31`, midnight UTC), or a day
-    /// and a time (`2026-01-31 09:00`, UTC).
-    static func csvDate(_ text: String) -> Date? {
-        if let date = ISO8601.date(from: text) { return date }
-        let parts = text.split(separator: " ", omittingEmptySubsequences: true)
-        var formatted = String(parts.first ?? "") + "T"
-        switch parts.count {
-        case 1: formatted += "00:00:00Z"
-        case 2 where parts[1].count == 5: formatted += parts[1] + ":00Z"
-        case 2: formatted += parts[1] + "Z"
-        default: return nil
-        }
-        return ISO8601.date(from: formatted)
     }
 }

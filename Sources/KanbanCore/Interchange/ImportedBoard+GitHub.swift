@@ -36,7 +36,7 @@ extension ImportedBoard {
     /// | `content.url` | field `url` |
     /// | `assignees` | field `assignees` (a list) |
     /// | `milestone.title` | field `milestone` |
-    /// | any other field (`priority`, `estimate`, `sprint`...) | a field of its name in lowercase, spaces as `-`: text, a number, a list, or an iteration's `title` |
+    /// | any other field (`priority`, `estimate`, `sprint`...) | a field of its name in lowercase, each run of other signs one `-` (`Size (est.)` → `size-est`): text, a number, a list, or an iteration's `title` |
     ///
     /// - Parameters:
     ///   - bytes: The output's bytes.
@@ -149,7 +149,7 @@ extension ImportedBoard {
                 fields.append(YAMLMapEntry(key: "milestone", value: .string(name)))
             }
             for member in item.members ?? [] where !projectItemKeys.contains(member.key) {
-                let key = member.key.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: "-")
+                let key = ImportText.key(fromName: member.key)
                 guard !key.isEmpty, !Card.knownKeys.contains(key), key != ImportedCard.sourceKey, !fields.contains(where: { $0.key == key }),
                       let value = githubFieldValue(member.value) else { continue }
                 fields.append(YAMLMapEntry(key: key, value: value))

@@ -94,6 +94,14 @@ import Testing
         #expect(board.card("Shared design tokens")?.sourceID == "github:acme/design-system#12")
     }
 
+    @Test func aCustomFieldWithSignsInItsNameBecomesAKeyACardCanHold() throws {
+        // A project field named "Size (est.)" once became the key `size-(est.)`, which no card can hold: the import failed.
+        let text = #"{"items": [{"id": "PVTI_1", "title": "A", "status": "Todo", "size (est.)": 3, "Due: Q3?": "late"}], "totalCount": 1}"#
+        let board = try ImportedBoard(github: Array(text.utf8), path: "p.json")
+        #expect(board.cards.first?.fields.map(\.key) == ["size-est", "due-q3"])
+        #expect(board.cards.first?.fields.allSatisfy { BoardStore.isFieldKey($0.key) } == true)
+    }
+
     @Test func draftsAreNamedByTheirItemAndTwinsStayDistinct() throws {
         let board = try project()
         let draft = try #require(board.card("Decide on the launch date"))
