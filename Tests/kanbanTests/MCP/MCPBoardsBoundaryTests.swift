@@ -19,9 +19,10 @@ import Testing
         let other: String
 
         /// Everything under the temporary directory (`HOME` for a `kanban mcp` run): the two boards and whatever else
-        /// might be written there, but for the boards' search indexes, which a server keeps in `~/.cache/kanban`.
+        /// might be written there, but for the boards' indexes, which a server keeps in `~/.cache/kanban` (and writes on
+        /// a thread of its own: a temporary `.index-….tmp` beside them may come and go while this looks).
         func files() throws -> [String: [UInt8]] {
-            try TemporaryBoard.files(under: root).filter { !$0.key.hasPrefix(".cache/kanban/index-") }
+            try TemporaryBoard.files(under: root).filter { !$0.key.hasPrefix(".cache/kanban/") }
         }
         func files(of directory: String) throws -> [String: [UInt8]] { try TemporaryBoard.files(under: directory) }
     }

@@ -212,7 +212,9 @@ struct TemporaryBoard: Sendable {
             var info = stat()
             let file = directory + "/" + name
             guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-            result[name] = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+            // A file removed between the listing and the read (a cache's temporary file) is not there.
+            guard let data = FileManager.default.contents(atPath: file) else { continue }
+            result[name] = [UInt8](data)
         }
         return result
     }
